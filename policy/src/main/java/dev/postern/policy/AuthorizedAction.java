@@ -1,0 +1,26 @@
+package dev.postern.policy;
+
+import dev.postern.policy.action.Action;
+
+/**
+ * A permit: an action the policy allowed, together with everything its executor must enforce.
+ * Only {@link PolicyEngine} creates one: the subclasses are final and their constructors
+ * package-private, and no class outside this module may live in this package.
+ *
+ * <p>The set is sealed so that each executor takes exactly its own permit type, typed, with no cast.
+ */
+public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, AuthorizedSshCommand {
+    private final String rule;
+
+    AuthorizedAction(String rule) {
+        this.rule = Decision.requireRule(rule);
+    }
+
+    /** The action as the agent asked for it. */
+    public abstract Action action();
+
+    /** The id of the rule that allowed it, for the journal and the agent. */
+    public final String rule() {
+        return rule;
+    }
+}

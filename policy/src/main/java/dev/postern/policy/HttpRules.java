@@ -1,0 +1,264 @@
+package dev.postern.policy;
+
+import dev.postern.policy.Decision.Deny;
+import dev.postern.policy.Decision.Permit;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.action.QueryParameter;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Origin;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The HTTP rules of DESIGN §4. The URL is canonicalized first, rejecting rather than repairing
+ * anything ambiguous (odd IPv4 forms, dot segments, encoded separators, user info, fragments);
+ * then the first target with the same origin whose method, path and header rules all pass
+ * permits it. Rule ids are part of the public surface (README, "Rule ids").
+ */
+final class HttpRules {
+    static final int MAX_URL_LENGTH = 8192;
+
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
+    private static final Pattern NUMERIC_LABEL = Pattern.compile("[0-9]+|0[xX][0-9a-fA-F]*");
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+    private static final Pattern HOSTNAME =
+            Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
+    private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
+    private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
+
+    /** Headers an agent may never set: the executor owns them. Compared lower-case. */
+    static final Set<String> FORBIDDEN_HEADERS = Set.of(
+            "host", "authorization", "proxy-authorization", "cookie", "connection", "content-length",
+            "transfer-encoding", "te", "upgrade", "expect", "keep-alive", "trailer", "forwarded");
+
+    private final List<HttpTarget> targets;
+
+    HttpRules(List<HttpTarget> targets) {
+        this.targets = targets;
+    }
+
+    Decision decide(HttpRequestAction request) {
+        if (!METHOD.matcher(request.method()).matches()) {
+            return new Deny("http.method", "method must be upper-case letters, got \"" + printable(request.method()) + '"');
+        }
+        Canonical url;
+        try {
+            url = canonicalize(request.url());
+        } catch (Refusal r) {
+            return new Deny(r.rule, r.getMessage());
+        }
+        for (HeaderField h : request.headers()) {
+            Deny bad = checkHeader(h);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        for (QueryParameter q : request.query()) {
+            if (hasControl(q.name()) || hasControl(q.value()) || q.name().isEmpty()) {
+                return new Deny("http.query", "query parameter names must be non-empty and no part may hold control characters");
+            }
+        }
+        Deny first = null;
+        for (HttpTarget target : targets) {
+            if (!target.origin().equals(url.origin)) {
+                continue;
+            }
+            Deny deny = match(target, request, url);
+            if (deny == null) {
+                URI uri = url.withExtraQuery(request.query());
+                return new Permit(new AuthorizedHttpRequest(request, target, uri, request.headers(), "http.target:" + target.name()));
+            }
+            if (first == null) {
+                first = deny;
+            }
+        }
+        return first != null ? first
+                : new Deny("http.target", "no target allows " + url.origin.toUrl() + "; see postern_targets");
+    }
+
+    private static Deny match(HttpTarget target, HttpRequestAction request, Canonical url) {
+        if (!target.methods().contains(request.method())) {
+            return new Deny("http.method", "target " + target.name() + " allows methods " + sorted(target.methods())
+                    + ", not " + request.method());
+        }
+        boolean under = target.pathPrefixes().stream().anyMatch(p -> underPrefix(url.path, p));
+        if (!under) {
+            return new Deny("http.path", "target " + target.name() + " allows paths under " + target.pathPrefixes()
+                    + ", not " + url.path);
+        }
+        for (HeaderField h : request.headers()) {
+            if (!target.headers().contains(h.name().toLowerCase(Locale.ROOT))) {
+                return new Deny("http.header", "target " + target.name() + " does not allow header " + h.name());
+            }
+        }
+        return null;
+    }
+
+    /** {@code /api} covers {@code /api} and {@code /api/x}, never {@code /apix}; {@code /repos/} covers {@code /repos/x}. */
+    static boolean underPrefix(String path, String prefix) {
+        if (path.equals(prefix)) {
+            return true;
+        }
+        return prefix.endsWith("/") ? path.startsWith(prefix) : path.startsWith(prefix + '/');
+    }
+
+    private static Deny checkHeader(HeaderField h) {
+        String name = h.name();
+        if (!TOKEN.matcher(name).matches()) {
+            return new Deny("http.header.syntax", "header name must be an RFC 9110 token, got \"" + printable(name) + '"');
+        }
+        for (int i = 0; i < h.value().length(); i++) {
+            char c = h.value().charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                return new Deny("http.header.syntax", "header " + name + " has a control character in its value");
+            }
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (FORBIDDEN_HEADERS.contains(lower) || lower.startsWith("x-forwarded-") || lower.startsWith("proxy-")) {
+            return new Deny("http.header.forbidden", "header " + name + " is set by Postern, never by the agent");
+        }
+        return null;
+    }
+
+    /** A URL reduced to what the rules compare, or a refusal naming the rule it broke. */
+    static Canonical canonicalize(String raw) throws Refusal {
+        if (raw.length() > MAX_URL_LENGTH) {
+            throw new Refusal("http.url.syntax", "url is longer than " + MAX_URL_LENGTH + " characters");
+        }
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                throw new Refusal("http.url.syntax", "url must be printable ASCII without spaces (percent-encode the rest)");
+            }
+        }
+        if (raw.indexOf('\\') >= 0) {
+            throw new Refusal("http.url.syntax", "url must not contain a backslash");
+        }
+        if (BAD_PERCENT.matcher(raw).find()) {
+            throw new Refusal("http.url.syntax", "url has a malformed percent-escape");
+        }
+        URI uri;
+        try {
+            uri = new URI(raw);
+        } catch (URISyntaxException e) {
+            throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
+        }
+        if (!uri.isAbsolute() || uri.isOpaque()) {
+            throw new Refusal("http.url.syntax", "url must be absolute, like https://host/path");
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new Refusal("http.url.scheme", "url scheme must be http or https, got " + scheme);
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw new Refusal("http.url.userinfo", "url must not carry user info");
+        }
+        if (uri.getRawFragment() != null) {
+            throw new Refusal("http.url.fragment", "url must not carry a fragment");
+        }
+        String host = uri.getHost();
+        if (host == null) {
+            throw new Refusal("http.url.host", "url must have a host name or address");
+        }
+        host = canonicalHost(host);
+        int port = uri.getPort() == -1 ? Origin.defaultPort(scheme) : uri.getPort();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (PERCENT_SEPARATOR.matcher(path).find()) {
+            throw new Refusal("http.url.path", "path must not percent-encode '.', '/' or '\\'");
+        }
+        for (String segment : path.substring(1).split("/", -1)) {
+            if (segment.equals(".") || segment.equals("..")) {
+                throw new Refusal("http.url.path", "path must not contain dot segments");
+            }
+        }
+        if (path.contains("//")) {
+            throw new Refusal("http.url.path", "path must not contain empty segments");
+        }
+        return new Canonical(new Origin(scheme, host, port), path, uri.getRawQuery());
+    }
+
+    private static String canonicalHost(String host) throws Refusal {
+        if (host.startsWith("[")) {
+            if (host.indexOf('%') >= 0) {
+                throw new Refusal("http.url.host", "IPv6 zone ids are not allowed");
+            }
+            return host.substring(1, host.length() - 1).toLowerCase(Locale.ROOT);
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        if (h.endsWith(".")) {
+            h = h.substring(0, h.length() - 1);
+        }
+        String last = h.substring(h.lastIndexOf('.') + 1);
+        if (NUMERIC_LABEL.matcher(last).matches()) {
+            // WHATWG treats a host ending in a number as IPv4; only the canonical dotted quad is accepted.
+            if (!DOTTED_QUAD.matcher(h).matches()) {
+                throw new Refusal("http.url.host", "IPv4 addresses must be four decimal parts without leading zeros");
+            }
+            return h;
+        }
+        if (!HOSTNAME.matcher(h).matches()) {
+            throw new Refusal("http.url.host", "host must be an ASCII host name (IDNA form for others)");
+        }
+        return h;
+    }
+
+    private static boolean hasControl(String s) {
+        return s.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
+    }
+
+    private static List<String> sorted(Set<String> s) {
+        return s.stream().sorted().toList();
+    }
+
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        s.codePoints().limit(64).forEach(c -> {
+            if (c < 0x20 || c == 0x7f) {
+                b.append(String.format("\\u%04x", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return b.toString();
+    }
+
+    /** A URL as the rules see it. */
+    record Canonical(Origin origin, String path, String rawQuery) {
+        URI withExtraQuery(List<QueryParameter> extra) {
+            StringBuilder q = new StringBuilder(rawQuery == null ? "" : rawQuery);
+            for (QueryParameter p : extra) {
+                if (q.length() > 0) {
+                    q.append('&');
+                }
+                q.append(encode(p.name())).append('=').append(encode(p.value()));
+            }
+            String host = origin.host().contains(":") ? '[' + origin.host() + ']' : origin.host();
+            return URI.create(origin.scheme() + "://" + host + ':' + origin.port() + path
+                    + (q.length() > 0 ? "?" + q : ""));
+        }
+
+        private static String encode(String s) {
+            return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+        }
+    }
+
+    /** A URL the rules refuse to interpret. */
+    static final class Refusal extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String rule;
+
+        Refusal(String rule, String message) {
+            super(message);
+            this.rule = rule;
+        }
+    }
+}

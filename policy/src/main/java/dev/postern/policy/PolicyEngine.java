@@ -1,0 +1,39 @@
+package dev.postern.policy;
+
+import dev.postern.policy.action.Action;
+import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.action.SshCommandAction;
+import dev.postern.policy.model.Policy;
+import java.util.Objects;
+
+/**
+ * Decides every action against one immutable {@link Policy}: deny by default, permit only what a
+ * target or host explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe.
+ */
+public final class PolicyEngine {
+    private final Policy policy;
+    private final HttpRules http;
+    private final SshRules ssh;
+
+    public PolicyEngine(Policy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.http = new HttpRules(policy.httpTargets());
+        this.ssh = new SshRules(policy);
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    public Decision decide(Action action) {
+        Objects.requireNonNull(action, "action");
+        // Java 17 has no pattern switch; the sealed Action keeps this list short and complete.
+        if (action instanceof HttpRequestAction request) {
+            return http.decide(request);
+        }
+        if (action instanceof SshCommandAction command) {
+            return ssh.decide(command);
+        }
+        throw new AssertionError("no rule for action type " + action.getClass().getName());
+    }
+}

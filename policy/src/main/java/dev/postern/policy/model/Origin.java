@@ -1,0 +1,67 @@
+package dev.postern.policy.model;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Scheme, host and port: what a target's {@code baseUrl} pins. The host is lower-case ASCII without
+ * a trailing dot; the port is explicit (80 or 443 when the URL leaves it out).
+ */
+public record Origin(String scheme, String host, int port) {
+
+    public Origin {
+        Objects.requireNonNull(scheme, "scheme");
+        Objects.requireNonNull(host, "host");
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("scheme must be http or https, got \"" + scheme + '"');
+        }
+        if (host.isEmpty() || !host.equals(host.toLowerCase(Locale.ROOT)) || host.endsWith(".")) {
+            throw new IllegalArgumentException("host must be lower-case without a trailing dot, got \"" + host + '"');
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1..65535, got " + port);
+        }
+    }
+
+    /**
+     * Parses a target's base URL: an absolute http(s) URL with no user info, path (other than "/"),
+     * query or fragment.
+     */
+    public static Origin parseBaseUrl(String baseUrl) {
+        URI uri;
+        try {
+            uri = new URI(baseUrl);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("baseUrl is not a URL: " + e.getMessage());
+        }
+        if (uri.getScheme() == null || uri.getRawAuthority() == null || uri.getHost() == null) {
+            throw new IllegalArgumentException("baseUrl must be an absolute http(s) URL with a host, got \"" + baseUrl + '"');
+        }
+        if (uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("baseUrl must not carry user info, a query or a fragment");
+        }
+        String path = uri.getRawPath();
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
+            throw new IllegalArgumentException("baseUrl must not carry a path (use pathPrefixes), got \"" + path + '"');
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        String host = uri.getHost().toLowerCase(Locale.ROOT);
+        if (host.endsWith(".")) {
+            host = host.substring(0, host.length() - 1);
+        }
+        int port = uri.getPort() != -1 ? uri.getPort() : defaultPort(scheme);
+        return new Origin(scheme, host, port);
+    }
+
+    public static int defaultPort(String scheme) {
+        return scheme.equals("https") ? 443 : 80;
+    }
+
+    /** The origin as a URL prefix, with the port always written out. */
+    public String toUrl() {
+        String h = host.contains(":") ? '[' + host + ']' : host;
+        return scheme + "://" + h + ':' + port;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.postern.policy.outcome;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A remote command that ran to its end: exit status or signal, each stream read up to the cap
+ * with its own truncation flag, and the fingerprint of the host key that was verified.
+ */
+public record SshExitOutcome(
+        String host,
+        OptionalInt exitStatus,
+        Optional<String> exitSignal,
+        byte[] stdout,
+        boolean stdoutTruncated,
+        byte[] stderr,
+        boolean stderrTruncated,
+        String hostKeyFingerprint) implements Outcome {
+
+    public SshExitOutcome {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(exitStatus, "exitStatus");
+        Objects.requireNonNull(exitSignal, "exitSignal");
+        stdout = Objects.requireNonNull(stdout, "stdout").clone();
+        stderr = Objects.requireNonNull(stderr, "stderr").clone();
+        Objects.requireNonNull(hostKeyFingerprint, "hostKeyFingerprint");
+    }
+
+    @Override
+    public byte[] stdout() {
+        return stdout.clone();
+    }
+
+    @Override
+    public byte[] stderr() {
+        return stderr.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SshExitOutcome other && host.equals(other.host) && exitStatus.equals(other.exitStatus)
+                && exitSignal.equals(other.exitSignal) && Arrays.equals(stdout, other.stdout)
+                && stdoutTruncated == other.stdoutTruncated && Arrays.equals(stderr, other.stderr)
+                && stderrTruncated == other.stderrTruncated && hostKeyFingerprint.equals(other.hostKeyFingerprint);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(host, exitStatus, exitSignal, Arrays.hashCode(stdout), Arrays.hashCode(stderr));
+    }
+
+    @Override
+    public String toString() {
+        return "SshExitOutcome[host=" + host + ", exitStatus=" + exitStatus + ", exitSignal=" + exitSignal
+                + ", stdout=" + stdout.length + " bytes, stderr=" + stderr.length + " bytes]";
+    }
+}

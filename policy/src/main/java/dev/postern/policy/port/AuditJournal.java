@@ -1,0 +1,27 @@
+package dev.postern.policy.port;
+
+import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.outcome.Outcome;
+
+/**
+ * The two append-only journals of DESIGN §6. Rejections go to one, authorized actions to the
+ * other; an action's intent is durable before its executor is called. Thread-safe.
+ */
+public interface AuditJournal extends AutoCloseable {
+
+    /** Records a rejection or denial. A failure here is reported on stderr, never to stdout. */
+    void rejected(Rejection rejection);
+
+    /**
+     * Durably records that {@code permit} is about to run and returns the row's sequence number.
+     * If this throws, the caller must not execute the permit.
+     */
+    long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException;
+
+    /** Records how the action with intent row {@code intentSeq} ended. */
+    void outcome(long intentSeq, Outcome outcome);
+
+    /** Flushes and closes both files. */
+    @Override
+    void close();
+}
