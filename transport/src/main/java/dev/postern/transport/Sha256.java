@@ -1,0 +1,42 @@
+package dev.postern.transport;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+
+/** SHA-256 helpers shared by the reader and the result records: a digest factory and the hex shape. */
+final class Sha256 {
+    private static final Pattern HEX = Pattern.compile("[0-9a-f]{64}");
+    private static final HexFormat FORMAT = HexFormat.of();
+
+    private Sha256() {
+    }
+
+    static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-256", e);
+        }
+    }
+
+    /** Finishes {@code digest} (which resets it) and returns lower-case hex. */
+    static String finish(MessageDigest digest) {
+        return FORMAT.formatHex(digest.digest());
+    }
+
+    static String of(byte[] bytes) {
+        return FORMAT.formatHex(newDigest().digest(bytes));
+    }
+
+    static String requireHex(String field, String value) {
+        if (value == null) {
+            throw new NullPointerException(field);
+        }
+        if (!HEX.matcher(value).matches()) {
+            throw new IllegalArgumentException(field + " must be 64 lower-case hex digits, got \"" + value + '"');
+        }
+        return value;
+    }
+}
