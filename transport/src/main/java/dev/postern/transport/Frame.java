@@ -20,7 +20,10 @@ public record Frame(String text, String sha256) implements ReadResult {
         Sha256.requireHex("sha256", sha256);
     }
 
-    /** A frame for {@code text}, fingerprinted over its UTF-8 bytes, as the reader would produce it. */
+    /**
+     * A frame for {@code text}, fingerprinted over its UTF-8 bytes, as the reader would produce it
+     * (for tests and fixtures; text with an unpaired surrogate has no such bytes and gets {@code ?}).
+     */
     public static Frame of(String text) {
         Objects.requireNonNull(text, "text");
         return new Frame(text, Sha256.of(text.getBytes(StandardCharsets.UTF_8)));
