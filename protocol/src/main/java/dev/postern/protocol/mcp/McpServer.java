@@ -1,0 +1,276 @@
+package dev.postern.protocol.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.Decision;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.Rejection;
+import dev.postern.policy.port.Stage;
+import dev.postern.protocol.json.JsonSyntaxError;
+import dev.postern.protocol.json.StrictJson;
+import dev.postern.protocol.jsonrpc.ErrorCode;
+import dev.postern.protocol.jsonrpc.JsonRpcMessage;
+import dev.postern.protocol.jsonrpc.JsonRpcMessage.Notification;
+import dev.postern.protocol.jsonrpc.JsonRpcMessage.Request;
+import dev.postern.protocol.jsonrpc.RequestId;
+import dev.postern.protocol.tools.Binding;
+import dev.postern.protocol.tools.Tool;
+import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.protocol.tools.ToolResults;
+import dev.postern.transport.Frame;
+import dev.postern.transport.FramingError;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One MCP connection's protocol state. {@link #receive(Frame)} takes a frame through JSON,
+ * JSON-RPC, MCP lifecycle, method and schema checks, in that order, and says what it became; only
+ * an {@link Inbound.Execute} can lead to an effect, and only after the policy permits it.
+ *
+ * <p>{@code receive} is called by the one reader thread; the {@code render*} methods are stateless
+ * and may be called from any thread.
+ */
+public final class McpServer {
+    /** Handshake-era protocol revisions, newest first. */
+    public static final List<String> HANDSHAKE_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+
+    private enum Phase { AWAITING_INITIALIZE, AWAITING_INITIALIZED, READY }
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final ToolCatalog catalog;
+    private final ServerInfo info;
+    private final StrictJson json;
+    private final JsonMapper writer;
+    private Phase phase = Phase.AWAITING_INITIALIZE;
+
+    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.info = Objects.requireNonNull(info, "info");
+        this.json = new StrictJson(maxFrameBytes);
+        this.writer = json.mapper();
+    }
+
+    /** A framing failure always ends the session: the peer has lost the frame boundary. */
+    public Inbound receive(FramingError error) {
+        return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + describe(error)),
+                new Rejection(Stage.FRAMING, error.kind().name(), Optional.empty(), error.sha256()));
+    }
+
+    public Inbound receive(Frame frame) {
+        JsonNode value;
+        try {
+            value = json.parse(frame.text());
+        } catch (JsonSyntaxError e) {
+            return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
+                    rejection(Stage.JSON, "PARSE_ERROR", frame));
+        }
+        JsonRpcMessage message;
+        try {
+            message = JsonRpcMessage.classify(value);
+        } catch (JsonRpcMessage.InvalidRequest e) {
+            RequestId id = value.isObject() && value.has("id") ? RequestId.of(value.get("id")).orElse(null) : null;
+            return new Inbound.Close(errorLine(id, ErrorCode.INVALID_REQUEST, "invalid request: " + e.getMessage()),
+                    rejection(Stage.JSONRPC, "INVALID_REQUEST", frame));
+        }
+        if (message instanceof Notification n) {
+            return notification(n);
+        }
+        return request((Request) message, frame);
+    }
+
+    private Inbound notification(Notification n) {
+        switch (n.method()) {
+            case "notifications/initialized":
+                if (phase == Phase.AWAITING_INITIALIZED) {
+                    phase = Phase.READY;
+                    return new Inbound.Ignore("session ready", false);
+                }
+                return new Inbound.Ignore("initialized notification out of order (phase " + phase + ")", true);
+            case "notifications/cancelled":
+                Optional<RequestId> id = n.params().map(p -> p.get("requestId")).flatMap(McpServer::requestId);
+                return id.<Inbound>map(Inbound.Cancel::new)
+                        .orElseGet(() -> new Inbound.Ignore("cancel notification without a valid requestId", true));
+            default:
+                return new Inbound.Ignore("unknown notification " + n.method(), true);
+        }
+    }
+
+    private static Optional<RequestId> requestId(JsonNode node) {
+        return node == null ? Optional.empty() : RequestId.of(node);
+    }
+
+    private Inbound request(Request r, Frame frame) {
+        String method = r.method();
+        if (method.equals("ping")) {
+            return respond(r.id(), JSON.objectNode());
+        }
+        if (method.equals("initialize")) {
+            return initialize(r, frame);
+        }
+        boolean known = method.equals("tools/list") || method.equals("tools/call");
+        if (!known) {
+            return refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + method, Stage.MCP, frame);
+        }
+        if (phase == Phase.AWAITING_INITIALIZE) {
+            return refuse(r.id(), ErrorCode.NOT_INITIALIZED, "send initialize first; only ping is served before it", Stage.MCP, frame);
+        }
+        if (method.equals("tools/list")) {
+            return toolsList(r, frame);
+        }
+        if (phase != Phase.READY) {
+            return refuse(r.id(), ErrorCode.NOT_READY, "send notifications/initialized before calling a tool", Stage.MCP, frame);
+        }
+        return toolsCall(r, frame);
+    }
+
+    private Inbound initialize(Request r, Frame frame) {
+        if (phase != Phase.AWAITING_INITIALIZE) {
+            return refuse(r.id(), ErrorCode.ALREADY_INITIALIZED, "the session is already initialized", Stage.MCP, frame);
+        }
+        ObjectNode p = r.params().orElse(null);
+        String problem = p == null ? "params are required"
+                : !textual(p, "protocolVersion") ? "params.protocolVersion must be a string"
+                : !p.path("capabilities").isObject() ? "params.capabilities must be an object"
+                : !p.path("clientInfo").isObject() || !textual(p.get("clientInfo"), "name") || !textual(p.get("clientInfo"), "version")
+                        ? "params.clientInfo must be an object with string name and version"
+                : null;
+        if (problem != null) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem, Stage.MCP, frame);
+        }
+        String requested = p.get("protocolVersion").textValue();
+        String version = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
+        phase = Phase.AWAITING_INITIALIZED;
+        ObjectNode result = JSON.objectNode();
+        result.put("protocolVersion", version);
+        result.putObject("capabilities").putObject("tools").put("listChanged", false);
+        result.putObject("serverInfo").put("name", info.name()).put("version", info.version());
+        result.put("instructions", "Postern performs only what its operator's policy allows. "
+                + "Call postern_targets to see which HTTP targets and SSH commands are allowed.");
+        return respond(r.id(), result);
+    }
+
+    private Inbound toolsList(Request r, Frame frame) {
+        Optional<ObjectNode> p = r.params();
+        if (p.isPresent()) {
+            var names = p.get().fieldNames();
+            while (names.hasNext()) {
+                String n = names.next();
+                if (n.equals("cursor") && !p.get().get(n).isTextual()) {
+                    return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.cursor must be a string", Stage.MCP, frame);
+                }
+                if (!n.equals("cursor") && !n.equals("_meta")) {
+                    return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
+                }
+            }
+        }
+        ObjectNode result = JSON.objectNode();
+        result.set("tools", catalog.describeAll());
+        return respond(r.id(), result);
+    }
+
+    private Inbound toolsCall(Request r, Frame frame) {
+        ObjectNode p = r.params().orElse(null);
+        if (p == null || !textual(p, "name")) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.name must be a string", Stage.MCP, frame);
+        }
+        var names = p.fieldNames();
+        while (names.hasNext()) {
+            String n = names.next();
+            if (!n.equals("name") && !n.equals("arguments") && !n.equals("_meta")) {
+                return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
+            }
+        }
+        JsonNode arguments = p.has("arguments") ? p.get("arguments") : JSON.objectNode();
+        if (!arguments.isObject()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.arguments must be an object", Stage.MCP, frame);
+        }
+        String name = p.get("name").textValue();
+        Optional<Tool> tool = catalog.find(name);
+        if (tool.isEmpty()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown tool: " + name, Stage.MCP, frame);
+        }
+        Binding binding = catalog.bind(tool.get(), arguments);
+        if (binding instanceof Binding.Invalid invalid) {
+            return new Inbound.Respond(resultLine(r.id(), ToolResults.invalidArguments(invalid)),
+                    Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
+        }
+        if (binding instanceof Binding.Answer answer) {
+            return respond(r.id(), ToolResults.answer(answer.structuredContent()));
+        }
+        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256());
+    }
+
+    // ---- rendering, callable from any thread ----
+
+    /** The response line for a tool call that reached an executor. */
+    public String renderOutcome(RequestId id, Outcome outcome) {
+        return resultLine(id, ToolResults.outcome(outcome));
+    }
+
+    /** The response line for a tool call the policy denied. */
+    public String renderDenial(RequestId id, Decision.Deny deny) {
+        return resultLine(id, ToolResults.denied(deny));
+    }
+
+    /** An error response line; {@code id} null means JSON {@code null}. */
+    public String errorLine(RequestId id, ErrorCode code, String message) {
+        ObjectNode n = envelope(id);
+        n.putObject("error").put("code", code.code()).put("message", message);
+        return write(n);
+    }
+
+    private String resultLine(RequestId id, ObjectNode result) {
+        ObjectNode n = envelope(id);
+        n.set("result", result);
+        return write(n);
+    }
+
+    private Inbound respond(RequestId id, ObjectNode result) {
+        return new Inbound.Respond(resultLine(id, result), Optional.empty());
+    }
+
+    private Inbound refuse(RequestId id, ErrorCode code, String message, Stage stage, Frame frame) {
+        return new Inbound.Respond(errorLine(id, code, message), Optional.of(rejection(stage, code.name(), frame)));
+    }
+
+    private static ObjectNode envelope(RequestId id) {
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.set("id", id == null ? JSON.nullNode() : id.toJson());
+        return n;
+    }
+
+    private String write(ObjectNode n) {
+        try {
+            return writer.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Rejection rejection(Stage stage, String reason, Frame frame) {
+        return new Rejection(stage, reason, Optional.empty(), frame.sha256());
+    }
+
+    private static boolean textual(JsonNode n, String field) {
+        return n.path(field).isTextual();
+    }
+
+    private static String describe(FramingError e) {
+        switch (e.kind()) {
+            case EMPTY_LINE: return "empty line";
+            case TOO_LONG: return "line exceeds the frame byte limit";
+            case INVALID_UTF8: return "line is not valid UTF-8";
+            case BYTE_ORDER_MARK: return "line starts with a byte order mark";
+            case BARE_CR: return "carriage return not followed by line feed";
+            case TRUNCATED: return "input ended inside a line";
+            default: return "input could not be read";
+        }
+    }
+}

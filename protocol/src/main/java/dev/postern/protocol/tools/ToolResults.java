@@ -1,0 +1,153 @@
+package dev.postern.protocol.tools;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.Decision;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SshExitOutcome;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Renders outcomes, denials and argument failures as MCP {@code CallToolResult} objects: the
+ * structured content, and the same JSON as one text content item. Bytes that are not valid UTF-8
+ * (or a body whose media type is not textual) come back as base64, never lossily. Stateless.
+ */
+public final class ToolResults {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private ToolResults() {
+    }
+
+    public static ObjectNode outcome(Outcome outcome) {
+        if (outcome instanceof HttpResponseOutcome r) {
+            return success(http(r));
+        }
+        if (outcome instanceof SshExitOutcome s) {
+            return success(ssh(s));
+        }
+        ExecutionFailure f = (ExecutionFailure) outcome;
+        return error(f.code().name(), f.message(), null);
+    }
+
+    public static ObjectNode answer(ObjectNode structured) {
+        return success(structured);
+    }
+
+    public static ObjectNode denied(Decision.Deny deny) {
+        ObjectNode e = errorObject("POLICY_DENIED", deny.reason());
+        e.put("rule", deny.rule());
+        return wrapError(e, "denied by rule " + deny.rule() + ": " + deny.reason());
+    }
+
+    public static ObjectNode invalidArguments(Binding.Invalid invalid) {
+        ObjectNode e = errorObject("INVALID_ARGUMENTS", invalid.message());
+        e.put("pointer", invalid.pointer());
+        return wrapError(e, "invalid arguments at " + (invalid.pointer().isEmpty() ? "/" : invalid.pointer()) + ": " + invalid.message());
+    }
+
+    private static ObjectNode error(String code, String message, String rule) {
+        ObjectNode e = errorObject(code, message);
+        if (rule != null) {
+            e.put("rule", rule);
+        }
+        return wrapError(e, code + ": " + message);
+    }
+
+    private static ObjectNode errorObject(String code, String message) {
+        ObjectNode e = JSON.objectNode();
+        e.put("code", code);
+        e.put("message", message);
+        return e;
+    }
+
+    private static ObjectNode wrapError(ObjectNode error, String text) {
+        ObjectNode structured = JSON.objectNode();
+        structured.set("error", error);
+        ObjectNode result = JSON.objectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        result.set("structuredContent", structured);
+        result.put("isError", true);
+        return result;
+    }
+
+    private static ObjectNode success(ObjectNode structured) {
+        ObjectNode result = JSON.objectNode();
+        result.putArray("content").addObject().put("type", "text").put("text", structured.toString());
+        result.set("structuredContent", structured);
+        result.put("isError", false);
+        return result;
+    }
+
+    private static ObjectNode http(HttpResponseOutcome r) {
+        ObjectNode n = JSON.objectNode();
+        n.put("target", r.target());
+        n.put("status", r.status());
+        var headers = n.putArray("headers");
+        String contentType = "";
+        for (HeaderField h : r.headers()) {
+            headers.addObject().put("name", h.name()).put("value", h.value());
+            if (h.name().equalsIgnoreCase("content-type")) {
+                contentType = h.value().toLowerCase(Locale.ROOT);
+            }
+        }
+        byte[] body = r.body();
+        Optional<String> text = textual(contentType) || body.length == 0 ? utf8(body) : Optional.empty();
+        n.put("body", text.orElseGet(() -> Base64.getEncoder().encodeToString(body)));
+        n.put("bodyEncoding", text.isPresent() ? "text" : "base64");
+        n.put("truncated", r.truncated());
+        return n;
+    }
+
+    private static ObjectNode ssh(SshExitOutcome s) {
+        ObjectNode n = JSON.objectNode();
+        n.put("host", s.host());
+        if (s.exitStatus().isPresent()) {
+            n.put("exitStatus", s.exitStatus().getAsInt());
+        } else {
+            n.putNull("exitStatus");
+        }
+        if (s.exitSignal().isPresent()) {
+            n.put("exitSignal", s.exitSignal().get());
+        } else {
+            n.putNull("exitSignal");
+        }
+        stream(n, "stdout", s.stdout(), s.stdoutTruncated());
+        stream(n, "stderr", s.stderr(), s.stderrTruncated());
+        n.put("hostKeyFingerprint", s.hostKeyFingerprint());
+        return n;
+    }
+
+    private static void stream(ObjectNode n, String name, byte[] bytes, boolean truncated) {
+        Optional<String> text = utf8(bytes);
+        n.put(name, text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes)));
+        n.put(name + "Encoding", text.isPresent() ? "text" : "base64");
+        n.put(name + "Truncated", truncated);
+    }
+
+    private static boolean textual(String contentType) {
+        return contentType.startsWith("text/") || contentType.startsWith("application/json")
+                || contentType.contains("+json") || contentType.startsWith("application/xml") || contentType.contains("+xml")
+                || contentType.startsWith("application/javascript") || contentType.startsWith("application/x-www-form-urlencoded");
+    }
+
+    /** The bytes as a string if they are valid UTF-8 (a cut at the cap mid-character counts as invalid). */
+    private static Optional<String> utf8(byte[] bytes) {
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString());
+        } catch (CharacterCodingException e) {
+            return Optional.empty();
+        }
+    }
+}
