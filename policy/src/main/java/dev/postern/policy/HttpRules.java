@@ -176,7 +176,10 @@ final class HttpRules {
             throw new Refusal("http.url.path", "path must not percent-encode '.', '/' or '\\'");
         }
         for (String segment : path.substring(1).split("/", -1)) {
-            if (segment.equals(".") || segment.equals("..")) {
+            // Servlet containers drop ";params" before resolving dot segments, so "..;" climbs too.
+            int semicolon = segment.indexOf(';');
+            String bare = semicolon >= 0 ? segment.substring(0, semicolon) : segment;
+            if (bare.equals(".") || bare.equals("..")) {
                 throw new Refusal("http.url.path", "path must not contain dot segments");
             }
         }
