@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +34,7 @@ final class HttpRules {
     private static final Pattern HOSTNAME =
             Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
+    private static final Pattern TRAILING_HOST_DOT = Pattern.compile("(.*[^.])\\.(:[0-9]*)?");
     private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
     /** Headers an agent may never set: the executor owns them. Compared lower-case. */
@@ -152,6 +154,7 @@ final class HttpRules {
         } catch (URISyntaxException e) {
             throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
         }
+        uri = withoutTrailingHostDot(uri);
         if (!uri.isAbsolute() || uri.isOpaque()) {
             throw new Refusal("http.url.syntax", "url must be absolute, like https://host/path");
         }
@@ -187,6 +190,31 @@ final class HttpRules {
             throw new Refusal("http.url.path", "path must not contain empty segments");
         }
         return new Canonical(new Origin(scheme, host, port), path, uri.getRawQuery());
+    }
+
+    /**
+     * java.net.URI reads {@code 127.0.0.1.} as a registry authority with no host (its last label
+     * starts with a digit); drop that one trailing dot and parse again, so every check below still
+     * runs on the result. Any other host-less authority is returned as it came, to be refused.
+     */
+    private static URI withoutTrailingHostDot(URI uri) throws Refusal {
+        String authority = uri.getRawAuthority();
+        if (uri.getHost() != null || authority == null) {
+            return uri;
+        }
+        Matcher m = TRAILING_HOST_DOT.matcher(authority);
+        if (!m.matches()) {
+            return uri;
+        }
+        String rebuilt = uri.getScheme() + "://" + m.group(1) + (m.group(2) == null ? "" : m.group(2))
+                + (uri.getRawPath() == null ? "" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())
+                + (uri.getRawFragment() == null ? "" : "#" + uri.getRawFragment());
+        try {
+            return new URI(rebuilt);
+        } catch (URISyntaxException e) {
+            throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
+        }
     }
 
     private static String canonicalHost(String host) throws Refusal {
