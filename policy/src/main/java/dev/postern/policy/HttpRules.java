@@ -99,7 +99,7 @@ final class HttpRules {
         }
         for (HeaderField h : request.headers()) {
             if (!target.headers().contains(h.name().toLowerCase(Locale.ROOT))) {
-                return new Deny("http.header", "target " + target.name() + " does not allow header " + h.name());
+                return new Deny("http.header", "target " + target.name() + " does not allow header " + printable(h.name()));
             }
         }
         return null;
@@ -121,12 +121,12 @@ final class HttpRules {
         for (int i = 0; i < h.value().length(); i++) {
             char c = h.value().charAt(i);
             if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                return new Deny("http.header.syntax", "header " + name + " has a control character in its value");
+                return new Deny("http.header.syntax", "header " + printable(name) + " has a control character in its value");
             }
         }
         String lower = name.toLowerCase(Locale.ROOT);
         if (FORBIDDEN_HEADERS.contains(lower) || lower.startsWith("x-forwarded-") || lower.startsWith("proxy-")) {
-            return new Deny("http.header.forbidden", "header " + name + " is set by Postern, never by the agent");
+            return new Deny("http.header.forbidden", "header " + printable(name) + " is set by Postern, never by the agent");
         }
         return null;
     }
@@ -250,7 +250,8 @@ final class HttpRules {
         return s.stream().sorted().toList();
     }
 
-    private static String printable(String s) {
+    /** At most 64 code points of agent-supplied text, control characters escaped: safe to put in a reason. */
+    static String printable(String s) {
         StringBuilder b = new StringBuilder();
         s.codePoints().limit(64).forEach(c -> {
             if (c < 0x20 || c == 0x7f) {
