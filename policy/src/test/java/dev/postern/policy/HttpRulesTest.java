@@ -131,6 +131,25 @@ class HttpRulesTest {
         }
     }
 
+    static Stream<Arguments> hostileHeaderNames() {
+        String longToken = "X-" + "a".repeat(100_000);
+        return Stream.of(
+                arguments(longToken, "v", "http.header"),
+                arguments("X-Forwarded-" + "a".repeat(100_000), "v", "http.header.forbidden"),
+                arguments(longToken, "bad\r\nvalue", "http.header.syntax"),
+                arguments("bad\r\n" + longToken, "v", "http.header.syntax"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("hostileHeaderNames")
+    void headerDenialReasonIsBoundedAndPrintable(String name, String value, String rule) {
+        Decision.Deny deny = denied(ENGINE.decide(withHeader(name, value)));
+
+        assertEquals(rule, deny.rule());
+        assertTrue(deny.reason().length() < 1000, () -> "reason of " + deny.reason().length() + " chars");
+        assertTrue(deny.reason().chars().noneMatch(c -> c < 0x20), deny.reason());
+    }
+
     private static final HttpTarget LOOPBACK = target("local", "http://127.0.0.1:8080", Set.of("GET"),
             List.of("/api"), Set.of());
 
