@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +34,7 @@ final class HttpRules {
     private static final Pattern HOSTNAME =
             Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
+    private static final Pattern TRAILING_HOST_DOT = Pattern.compile("(.*[^.])\\.(:[0-9]*)?");
     private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
     /** Headers an agent may never set: the executor owns them. Compared lower-case. */
@@ -97,7 +99,7 @@ final class HttpRules {
         }
         for (HeaderField h : request.headers()) {
             if (!target.headers().contains(h.name().toLowerCase(Locale.ROOT))) {
-                return new Deny("http.header", "target " + target.name() + " does not allow header " + h.name());
+                return new Deny("http.header", "target " + target.name() + " does not allow header " + printable(h.name()));
             }
         }
         return null;
@@ -119,12 +121,12 @@ final class HttpRules {
         for (int i = 0; i < h.value().length(); i++) {
             char c = h.value().charAt(i);
             if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                return new Deny("http.header.syntax", "header " + name + " has a control character in its value");
+                return new Deny("http.header.syntax", "header " + printable(name) + " has a control character in its value");
             }
         }
         String lower = name.toLowerCase(Locale.ROOT);
         if (FORBIDDEN_HEADERS.contains(lower) || lower.startsWith("x-forwarded-") || lower.startsWith("proxy-")) {
-            return new Deny("http.header.forbidden", "header " + name + " is set by Postern, never by the agent");
+            return new Deny("http.header.forbidden", "header " + printable(name) + " is set by Postern, never by the agent");
         }
         return null;
     }
@@ -152,6 +154,7 @@ final class HttpRules {
         } catch (URISyntaxException e) {
             throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
         }
+        uri = withoutTrailingHostDot(uri);
         if (!uri.isAbsolute() || uri.isOpaque()) {
             throw new Refusal("http.url.syntax", "url must be absolute, like https://host/path");
         }
@@ -176,7 +179,10 @@ final class HttpRules {
             throw new Refusal("http.url.path", "path must not percent-encode '.', '/' or '\\'");
         }
         for (String segment : path.substring(1).split("/", -1)) {
-            if (segment.equals(".") || segment.equals("..")) {
+            // Servlet containers drop ";params" before resolving dot segments, so "..;" climbs too.
+            int semicolon = segment.indexOf(';');
+            String bare = semicolon >= 0 ? segment.substring(0, semicolon) : segment;
+            if (bare.equals(".") || bare.equals("..")) {
                 throw new Refusal("http.url.path", "path must not contain dot segments");
             }
         }
@@ -184,6 +190,31 @@ final class HttpRules {
             throw new Refusal("http.url.path", "path must not contain empty segments");
         }
         return new Canonical(new Origin(scheme, host, port), path, uri.getRawQuery());
+    }
+
+    /**
+     * java.net.URI reads {@code 127.0.0.1.} as a registry authority with no host (its last label
+     * starts with a digit); drop that one trailing dot and parse again, so every check below still
+     * runs on the result. Any other host-less authority is returned as it came, to be refused.
+     */
+    private static URI withoutTrailingHostDot(URI uri) throws Refusal {
+        String authority = uri.getRawAuthority();
+        if (uri.getHost() != null || authority == null) {
+            return uri;
+        }
+        Matcher m = TRAILING_HOST_DOT.matcher(authority);
+        if (!m.matches()) {
+            return uri;
+        }
+        String rebuilt = uri.getScheme() + "://" + m.group(1) + (m.group(2) == null ? "" : m.group(2))
+                + (uri.getRawPath() == null ? "" : uri.getRawPath())
+                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())
+                + (uri.getRawFragment() == null ? "" : "#" + uri.getRawFragment());
+        try {
+            return new URI(rebuilt);
+        } catch (URISyntaxException e) {
+            throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
+        }
     }
 
     private static String canonicalHost(String host) throws Refusal {
@@ -219,7 +250,8 @@ final class HttpRules {
         return s.stream().sorted().toList();
     }
 
-    private static String printable(String s) {
+    /** At most 64 code points of agent-supplied text, control characters escaped: safe to put in a reason. */
+    static String printable(String s) {
         StringBuilder b = new StringBuilder();
         s.codePoints().limit(64).forEach(c -> {
             if (c < 0x20 || c == 0x7f) {

@@ -30,17 +30,18 @@ final class SshRules {
     Decision decide(SshCommandAction request) {
         Optional<SshHost> host = policy.sshHost(request.host());
         if (host.isEmpty()) {
-            return new Deny("ssh.host", "no host named \"" + request.host() + "\" is configured");
+            return new Deny("ssh.host", "no host named \"" + HttpRules.printable(request.host()) + "\" is configured");
         }
         Optional<SshCommandSpec> spec = host.get().command(request.command());
         if (spec.isEmpty()) {
-            return new Deny("ssh.command", "host " + request.host() + " has no command named \"" + request.command() + '"');
+            return new Deny("ssh.command", "host " + request.host() + " has no command named \"" + HttpRules.printable(request.command()) + '"');
         }
         Map<String, ParamSpec> params = spec.get().params();
         TreeSet<String> unknown = new TreeSet<>(request.args().keySet());
         unknown.removeAll(params.keySet());
         if (!unknown.isEmpty()) {
-            return new Deny("ssh.args.unknown", "command " + request.command() + " takes no argument " + unknown);
+            return new Deny("ssh.args.unknown", "command " + request.command() + " takes no argument "
+                    + HttpRules.printable(unknown.toString()));
         }
         TreeSet<String> missing = new TreeSet<>(params.keySet());
         missing.removeAll(request.args().keySet());

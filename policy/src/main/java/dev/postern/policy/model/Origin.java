@@ -51,6 +51,13 @@ public record Origin(String scheme, String host, int port) {
         if (host.endsWith(".")) {
             host = host.substring(0, host.length() - 1);
         }
+        if (host.startsWith("[")) {
+            // URI keeps an IPv6 literal's brackets; the origin holds the bare address, as requests do.
+            if (host.indexOf('%') >= 0) {
+                throw new IllegalArgumentException("baseUrl must not carry an IPv6 zone id, got \"" + baseUrl + '"');
+            }
+            host = host.substring(1, host.length() - 1);
+        }
         int port = uri.getPort() != -1 ? uri.getPort() : defaultPort(scheme);
         return new Origin(scheme, host, port);
     }
