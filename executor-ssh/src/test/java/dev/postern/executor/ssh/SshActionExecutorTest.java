@@ -131,6 +131,15 @@ class SshActionExecutorTest {
     }
 
     @Test
+    void missingKnownHostsFileTrustsNothing() {
+        AuthorizedSshCommand permit = new Permits(server.port()).knownHosts(dir.resolve("no_such_known_hosts")).uptime();
+
+        assertFailure(FailureCode.HOST_KEY_REJECTED, executor.execute(permit, new Cancellation()));
+        assertEquals(0, server.authCount());
+        assertFalse(Files.exists(dir.resolve("no_such_known_hosts")), "the file is not created");
+    }
+
+    @Test
     void knownHostsAndPinBothMustMatch() {
         String otherFingerprint;
         try (FakeSshServer other = FakeSshServer.start()) {
