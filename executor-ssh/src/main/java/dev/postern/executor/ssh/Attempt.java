@@ -12,7 +12,7 @@ import org.apache.sshd.common.util.buffer.Buffer;
 
 /**
  * The state of one execute() call that other threads touch: the host-key verdict (set on the SSH
- * I/O thread during key exchange) and cancellation (fired from the session's thread), which
+ * I/O thread during key exchange) and cancellation (fired from whichever thread cancels), which
  * signals the remote command and closes whatever is open. Thread-safe.
  */
 final class Attempt {

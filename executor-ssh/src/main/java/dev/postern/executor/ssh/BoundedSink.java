@@ -2,6 +2,7 @@ package dev.postern.executor.ssh;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
+import java.util.Objects;
 
 /**
  * One remote stream's bytes up to a cap; everything past the cap is counted and dropped, never
@@ -30,7 +31,7 @@ final class BoundedSink extends OutputStream {
 
     @Override
     public synchronized void write(byte[] b, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         long room = cap - seen;
         if (room > 0) {
             kept.write(b, off, (int) Math.min(room, len));

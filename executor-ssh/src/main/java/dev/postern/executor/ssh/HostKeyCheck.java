@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.ServerKeyVerifier;
@@ -26,7 +27,7 @@ final class HostKeyCheck {
         this.pinned = pinned;
     }
 
-    static HostKeyCheck of(SshHost host, java.util.function.Function<Path, ServerKeyVerifier> knownHostsFiles) {
+    static HostKeyCheck of(SshHost host, Function<Path, ServerKeyVerifier> knownHostsFiles) {
         return new HostKeyCheck(host.knownHosts().map(knownHostsFiles), host.hostKeyFingerprint().map(HostKeyCheck::unpadded));
     }
 

@@ -12,7 +12,9 @@ import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketAddress;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -220,7 +222,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         }
     }
 
-    private static boolean verifyServerKey(ClientSession session, java.net.SocketAddress remote, java.security.PublicKey key) {
+    private static boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
         Attempt attempt = session.getConnectionContext() == null ? null : session.getConnectionContext().getAttribute(ATTEMPT);
         // A session this executor did not open has no rule, and a key without a rule is refused.
         return attempt != null && attempt.verifyHostKey(session, remote, key);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.sshd.client.auth.UserAuthFactory;
 import org.apache.sshd.client.auth.keyboard.UserAuthKeyboardInteractiveFactory;
@@ -60,7 +61,7 @@ sealed interface SshIdentity {
                         + " is not a readable OpenSSH private key, or its passphrase is wrong or missing ("
                         + e.getClass().getSimpleName() + ")");
             } finally {
-                java.util.Arrays.fill(text, (byte) 0);
+                Arrays.fill(text, (byte) 0);
             }
             if (pairs.isEmpty()) {
                 throw new CredentialUnavailableException("credential " + ref + " holds no private key");
