@@ -1,0 +1,135 @@
+package dev.postern.executor.ssh;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.security.PublicKey;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.future.ConnectFuture;
+import org.apache.sshd.client.future.OpenFuture;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.SshConstants;
+import org.apache.sshd.common.util.buffer.Buffer;
+
+/**
+ * The state of one execute() call that other threads touch: the host-key verdict (set on the SSH
+ * I/O thread during key exchange) and cancellation (fired from whichever thread cancels), which
+ * signals the remote command and closes whatever is open. Thread-safe.
+ */
+final class Attempt {
+    private final HostKeyCheck hostKeyCheck;
+    private boolean cancelled;
+    private boolean hostKeyRejected;
+    private ConnectFuture connecting;
+    private ClientSession session;
+    private ChannelExec channel;
+    private OpenFuture opening;
+
+    Attempt(HostKeyCheck hostKeyCheck) {
+        this.hostKeyCheck = hostKeyCheck;
+    }
+
+    /** Called by the client's verifier while this attempt's session exchanges keys. */
+    boolean verifyHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        boolean ok = hostKeyCheck.accepts(session, remote, key);
+        if (!ok) {
+            synchronized (this) {
+                hostKeyRejected = true;
+            }
+        }
+        return ok;
+    }
+
+    synchronized boolean hostKeyRejected() {
+        return hostKeyRejected;
+    }
+
+    synchronized boolean cancelled() {
+        return cancelled;
+    }
+
+    void connecting(ConnectFuture future) {
+        boolean now;
+        synchronized (this) {
+            connecting = future;
+            now = cancelled;
+        }
+        if (now) {
+            future.cancel();
+        }
+    }
+
+    void session(ClientSession s) {
+        boolean now;
+        synchronized (this) {
+            session = s;
+            now = cancelled;
+        }
+        if (now) {
+            s.close(true);
+        }
+    }
+
+    /** Registers the exec channel as soon as its open request is sent, so cancellation can reach it. */
+    void channel(ChannelExec c, OpenFuture open) {
+        boolean now;
+        ClientSession s;
+        synchronized (this) {
+            channel = c;
+            opening = open;
+            now = cancelled;
+            s = session;
+        }
+        if (now) {
+            stop(c, open, s);
+        }
+    }
+
+    /** Fires on cancellation: stops the connect, or signals and closes the running command. */
+    void cancel() {
+        ConnectFuture f;
+        ClientSession s;
+        ChannelExec c;
+        OpenFuture o;
+        synchronized (this) {
+            if (cancelled) {
+                return;
+            }
+            cancelled = true;
+            f = connecting;
+            s = session;
+            c = channel;
+            o = opening;
+        }
+        if (c != null) {
+            stop(c, o, s);
+        } else if (s != null) {
+            s.close(true);
+        } else if (f != null) {
+            f.cancel();
+        }
+    }
+
+    /**
+     * Once the channel's open settles: if it opened, asks the remote side to TERM the command
+     * (RFC 4254 §6.9; servers without support ignore the request); then closes the channel and the
+     * session. Never blocks: it runs at once if the open has settled, else on the I/O thread when it does.
+     */
+    static void stop(ChannelExec c, OpenFuture open, ClientSession s) {
+        open.addListener(settled -> {
+            if (settled.isOpened()) {
+                try {
+                    Buffer signal = s.createBuffer(SshConstants.SSH_MSG_CHANNEL_REQUEST, 32);
+                    signal.putUInt(c.getRecipient());
+                    signal.putString("signal");
+                    signal.putBoolean(false);
+                    signal.putString("TERM");
+                    c.writePacket(signal);
+                } catch (IOException | RuntimeException e) {
+                    // The channel is going away; closing it below is what matters.
+                }
+            }
+            c.close(false);
+            s.close(false);
+        });
+    }
+}

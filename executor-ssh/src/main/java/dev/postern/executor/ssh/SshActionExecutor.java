@@ -1,0 +1,280 @@
+package dev.postern.executor.ssh;
+
+import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.model.SshHost;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SshExitOutcome;
+import dev.postern.policy.port.ActionExecutor;
+import dev.postern.policy.port.Cancellation;
+import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.sshd.client.ClientBuilder;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.auth.password.PasswordIdentityProvider;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
+import org.apache.sshd.client.future.AuthFuture;
+import org.apache.sshd.client.future.ConnectFuture;
+import org.apache.sshd.client.future.OpenFuture;
+import org.apache.sshd.client.keyverifier.ServerKeyVerifier;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.AttributeRepository;
+import org.apache.sshd.common.AttributeRepository.AttributeKey;
+import org.apache.sshd.common.future.CancelOption;
+import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
+import org.apache.sshd.server.forward.RejectAllForwardingFilter;
+
+/**
+ * Runs a permitted SSH command on Apache MINA SSHD's client: one session per call, exec channel
+ * only (no PTY, no environment, no agent, X11 or port forwarding), the host key checked against the
+ * host's known_hosts file and/or pinned fingerprint before authentication, key or password auth
+ * from the credential store, one deadline of {@code host.timeout()} across connect, auth and exec,
+ * and each output stream capped at {@code host.maxOutputBytes()}.
+ *
+ * <p>Thread-safe; one shared client serves concurrent calls. Never throws from {@link #execute}:
+ * every failure is an {@link ExecutionFailure} with a stable code.
+ */
+public final class SshActionExecutor implements ActionExecutor<AuthorizedSshCommand> {
+
+    /** How long closing a finished session may wait for the server before the socket is dropped. */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+    private static final AttributeKey<Attempt> ATTEMPT = new AttributeKey<>();
+
+    private final CredentialStore credentials;
+    private final SshClient client;
+    private final ConcurrentMap<Path, ServerKeyVerifier> knownHostsFiles = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public SshActionExecutor(CredentialStore credentials) {
+        this.credentials = Objects.requireNonNull(credentials, "credentials");
+        this.client = ClientBuilder.builder()
+                .serverKeyVerifier(SshActionExecutor::verifyServerKey)
+                // Nothing from ~/.ssh/config (identities, proxies, host aliases) may change what a permit says.
+                .hostConfigEntryResolver(HostConfigEntryResolver.EMPTY)
+                .forwardingFilter(RejectAllForwardingFilter.INSTANCE)
+                .build();
+        client.setKeyIdentityProvider(KeyIdentityProvider.EMPTY_KEYS_PROVIDER);
+        client.setPasswordIdentityProvider(PasswordIdentityProvider.EMPTY_PASSWORDS_PROVIDER);
+        client.setAgentFactory(null);
+        client.setUserInteraction(null);
+        client.start();
+    }
+
+    @Override
+    public Class<AuthorizedSshCommand> permitType() {
+        return AuthorizedSshCommand.class;
+    }
+
+    @Override
+    public Outcome execute(AuthorizedSshCommand permit, Cancellation cancellation) {
+        Objects.requireNonNull(permit, "permit");
+        Objects.requireNonNull(cancellation, "cancellation");
+        if (closed.get()) {
+            return failure(FailureCode.EXECUTOR_FAILED, "the SSH executor is closed");
+        }
+        if (cancellation.isCancelled()) {
+            return failure(FailureCode.CANCELLED, "cancelled before connecting");
+        }
+        try {
+            return run(permit, cancellation);
+        } catch (InterruptedIOException e) {
+            Thread.currentThread().interrupt();
+            return failure(FailureCode.CANCELLED, "interrupted");
+        } catch (IOException | RuntimeException e) {
+            return failure(FailureCode.EXECUTOR_FAILED, "ssh: " + describe(e));
+        }
+    }
+
+    private Outcome run(AuthorizedSshCommand permit, Cancellation cancellation) throws IOException {
+        SshHost host = permit.host();
+        SshIdentity identity;
+        try {
+            identity = SshIdentity.resolve(host.auth(), credentials);
+        } catch (CredentialUnavailableException e) {
+            return failure(FailureCode.CREDENTIAL_UNAVAILABLE, e.getMessage());
+        }
+        Deadline deadline = new Deadline(host.timeout());
+        Attempt attempt = new Attempt(HostKeyCheck.of(host,
+                file -> knownHostsFiles.computeIfAbsent(file, HostKeyCheck::strictKnownHosts)));
+        cancellation.onCancel(attempt::cancel);
+
+        ConnectFuture connect;
+        try {
+            connect = client.connect(host.user(), host.address(), host.port(), AttributeRepository.ofKeyValuePair(ATTEMPT, attempt));
+        } catch (IOException e) {
+            return failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(e));
+        }
+        attempt.connecting(connect);
+        if (!connect.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT)) {
+            return attempt.cancelled() ? cancelled("while connecting") : timeout(host, "connecting to " + where(host));
+        }
+        if (attempt.cancelled()) {
+            closeQuietly(connect.isConnected() ? connect.getSession() : null);
+            return cancelled("while connecting");
+        }
+        if (!connect.isConnected()) {
+            return failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(connect.getException()));
+        }
+        ClientSession session = connect.getSession();
+        try {
+            attempt.session(session);
+            return authenticateAndRun(permit, identity, session, attempt, deadline);
+        } finally {
+            closeQuietly(session);
+        }
+    }
+
+    private Outcome authenticateAndRun(AuthorizedSshCommand permit, SshIdentity identity, ClientSession session,
+                                       Attempt attempt, Deadline deadline) throws IOException {
+        SshHost host = permit.host();
+        identity.applyTo(session);
+        AuthFuture auth = session.auth();
+        boolean done = auth.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
+        // The key exchange precedes authentication, so a refused host key shows up here first.
+        if (attempt.hostKeyRejected()) {
+            return failure(FailureCode.HOST_KEY_REJECTED, "ssh: the host key of " + where(host)
+                    + " is not the one configured (known_hosts or pinned fingerprint); nothing was sent");
+        }
+        if (attempt.cancelled()) {
+            return cancelled("while authenticating");
+        }
+        if (!done) {
+            return timeout(host, "authenticating to " + where(host));
+        }
+        if (!auth.isSuccess()) {
+            return failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused user " + host.user()
+                    + " with the configured " + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password"));
+        }
+        String fingerprint = HostKeyCheck.fingerprint(session.getServerKey());
+
+        BoundedSink stdout = new BoundedSink(host.maxOutputBytes());
+        BoundedSink stderr = new BoundedSink(host.maxOutputBytes());
+        // Not closed here: closing the session (the caller does, with a bounded grace) closes its channels.
+        ChannelExec channel = session.createExecChannel(permit.commandLine());
+        channel.setUsePty(false);
+        channel.setAgentForwarding(false);
+        channel.setOut(stdout);
+        channel.setErr(stderr);
+        OpenFuture open = channel.open();
+        attempt.channel(channel, open);
+        boolean opened = open.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
+        if (attempt.cancelled()) {
+            return cancelled("while opening the channel");
+        }
+        if (!opened) {
+            Attempt.stop(channel, open, session);
+            return timeout(host, "opening an exec channel on " + where(host));
+        }
+        if (!open.isOpened()) {
+            return failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel: " + describe(open.getException()));
+        }
+        // The remote command reads end-of-file at once, as with `ssh -n`.
+        channel.getInvertedIn().close();
+        Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
+        if (attempt.cancelled()) {
+            return cancelled("while the command ran; it was signalled TERM and its channel closed");
+        }
+        if (!events.contains(ClientChannelEvent.CLOSED)) {
+            Attempt.stop(channel, open, session);
+            return timeout(host, "waiting for the command to exit (read " + stdout.seen() + " stdout and "
+                    + stderr.seen() + " stderr bytes); it was signalled TERM and its channel closed");
+        }
+        Integer status = channel.getExitStatus();
+        String signal = channel.getExitSignal();
+        if (status == null && signal == null) {
+            return failure(FailureCode.EXECUTOR_FAILED, "ssh: the channel on " + where(host)
+                    + " closed without an exit status or signal");
+        }
+        return new SshExitOutcome(host.name(),
+                status == null ? OptionalInt.empty() : OptionalInt.of(status),
+                Optional.ofNullable(signal),
+                stdout.bytes(), stdout.truncated(),
+                stderr.bytes(), stderr.truncated(),
+                fingerprint);
+    }
+
+    /** Stops the shared client; later calls fail with EXECUTOR_FAILED. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                client.stop();
+            } catch (RuntimeException e) {
+                System.err.println("ssh executor: stopping the client failed: " + describe(e));
+            }
+        }
+    }
+
+    private static boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
+        Attempt attempt = session.getConnectionContext() == null ? null : session.getConnectionContext().getAttribute(ATTEMPT);
+        // A session this executor did not open has no rule, and a key without a rule is refused.
+        return attempt != null && attempt.verifyHostKey(session, remote, key);
+    }
+
+    private static void closeQuietly(ClientSession session) {
+        if (session == null) {
+            return;
+        }
+        try {
+            if (!session.close(false).await(CLOSE_GRACE)) {
+                session.close(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            session.close(true);
+        }
+    }
+
+    private static String where(SshHost host) {
+        return host.name() + " (" + host.address() + ':' + host.port() + ')';
+    }
+
+    private static String describe(Throwable e) {
+        if (e == null) {
+            return "unknown error";
+        }
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+
+    private static ExecutionFailure timeout(SshHost host, String phase) {
+        return failure(FailureCode.TIMEOUT, "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase);
+    }
+
+    private static ExecutionFailure cancelled(String phase) {
+        return failure(FailureCode.CANCELLED, "ssh: cancelled " + phase);
+    }
+
+    private static ExecutionFailure failure(FailureCode code, String message) {
+        return new ExecutionFailure(code, message);
+    }
+
+    /** One call's time budget, shared by its phases. Not thread-safe; used by the calling thread. */
+    private static final class Deadline {
+        private final long endNanos;
+
+        Deadline(Duration budget) {
+            this.endNanos = System.nanoTime() + budget.toNanos();
+        }
+
+        Duration remaining() {
+            return Duration.ofNanos(Math.max(1, endNanos - System.nanoTime()));
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/**
+ * The {@code ssh_exec} adapter: {@link dev.postern.executor.ssh.SshActionExecutor} runs one
+ * {@link dev.postern.policy.AuthorizedSshCommand} on Apache MINA SSHD's client and reports an
+ * {@link dev.postern.policy.outcome.SshExitOutcome} or an
+ * {@link dev.postern.policy.outcome.ExecutionFailure} with a stable code.
+ *
+ * <p>What it does not do, on purpose: trust a host key that is neither in the host's known_hosts
+ * file nor its pinned fingerprint (it never adds or updates an entry), read {@code ~/.ssh} (config,
+ * identities, agent), forward agents, ports or X11, pass environment variables, allocate a PTY, or
+ * open anything but an exec channel. The command line it sends is the permit's, verbatim; quoting is
+ * the kernel's job. Only this class is public; the rest is implementation.
+ *
+ * <p>Depends on {@code policy} and {@code sshd-core} only: never on Jackson, {@code protocol} or
+ * {@code transport}, and never on MINA's {@code AcceptAllServerKeyVerifier}.
+ */
+package dev.postern.executor.ssh;
