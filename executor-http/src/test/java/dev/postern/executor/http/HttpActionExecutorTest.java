@@ -128,6 +128,22 @@ class HttpActionExecutorTest {
     }
 
     @Test
+    void concurrentCallsEachSendExactlyOneRequest() {
+        service.respond("/hello", 200, Map.of(), "ok".getBytes(StandardCharsets.UTF_8));
+        HttpTarget target = Permits.target(base());
+
+        List<CompletableFuture<Outcome>> calls = java.util.stream.IntStream.range(0, 16)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> executor.execute(Permits.get(target, "/hello?n=" + i), NEVER)))
+                .toList();
+
+        for (CompletableFuture<Outcome> call : calls) {
+            assertEquals(200, response(call.join()).status());
+        }
+        assertEquals(16, service.requestCount());
+        assertEquals(16, service.requests().stream().map(RecordedRequest::path).distinct().count());
+    }
+
+    @Test
     void redirectIsReturnedWithItsLocationAndNotFollowed() {
         service.respond("/from", 302, Map.of("Location", base() + "/to"), new byte[0]);
         service.respond("/to", 200, Map.of(), "followed".getBytes(StandardCharsets.UTF_8));
