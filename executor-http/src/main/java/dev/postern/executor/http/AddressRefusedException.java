@@ -1,0 +1,25 @@
+package dev.postern.executor.http;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * A host name resolved to an address the target may not reach. It extends
+ * {@link UnknownHostException} so that HttpClient treats it as a failed resolution and dials
+ * nothing; the message names the host, the address and the range, never a secret.
+ */
+final class AddressRefusedException extends UnknownHostException {
+    private static final long serialVersionUID = 1L;
+
+    AddressRefusedException(String host, InetAddress address, AddressRanges.Range range, boolean allowPrivate) {
+        super(message(host, address, range, allowPrivate));
+    }
+
+    private static String message(String host, InetAddress address, AddressRanges.Range range, boolean allowPrivate) {
+        String text = host + " resolves to " + address.getHostAddress() + ", in " + range;
+        if (range.kind() == AddressRanges.Kind.METADATA) {
+            return text + "; cloud metadata addresses are refused always";
+        }
+        return allowPrivate ? text : text + "; the target does not allow private addresses";
+    }
+}

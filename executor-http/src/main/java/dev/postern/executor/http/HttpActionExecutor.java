@@ -1,0 +1,364 @@
+package dev.postern.executor.http;
+
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.model.HttpAuth;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.ActionExecutor;
+import dev.postern.policy.port.Cancellation;
+import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.Secret;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.ssl.SSLContexts;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * Executes {@code http_request} permits on Apache HttpClient 5: exactly one request per call to the
+ * permitted URI, with the permitted headers and the target's credential, no retries, redirects,
+ * cookies or proxies, addresses judged as they are dialed, the target's timeout as a deadline for
+ * the whole call and its byte cap on the body read. A response that echoes a credential has it
+ * masked. Thread-safe; one instance serves a whole session and holds two bounded connection pools
+ * (one for targets that may reach private addresses, one for the rest, so no connection crosses).
+ *
+ * <p>Limit: the deadline aborts connecting, sending and reading, but not a system DNS lookup that
+ * hangs; such a call returns when the lookup does.
+ */
+public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRequest> {
+    static final int MAX_RESPONSE_HEADERS = 100;
+    static final int MAX_HEADER_VALUE_CHARS = 8 * 1024;
+    private static final int READ_CHUNK = 8 * 1024;
+    private static final long MAX_BODY_ARRAY = Integer.MAX_VALUE - 16;
+
+    private final CredentialStore credentials;
+    private final CloseableHttpClient publicOnly;
+    private final CloseableHttpClient privateAllowed;
+    private final ScheduledThreadPoolExecutor deadlines;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** An executor that resolves names with the system resolver and trusts the JDK's default CAs. */
+    public HttpActionExecutor(CredentialStore credentials) {
+        this(credentials, CheckingDnsResolver.SYSTEM, SSLContexts.createDefault());
+    }
+
+    /** The seam for tests: a name lookup that needs no DNS, and the trust a test server needs. */
+    HttpActionExecutor(CredentialStore credentials, CheckingDnsResolver.Lookup lookup, SSLContext tls) {
+        this.credentials = Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(lookup, "lookup");
+        Objects.requireNonNull(tls, "tls");
+        this.publicOnly = Clients.build(new CheckingDnsResolver(lookup, false), tls);
+        this.privateAllowed = Clients.build(new CheckingDnsResolver(lookup, true), tls);
+        this.deadlines = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "postern-http-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        this.deadlines.setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public Class<AuthorizedHttpRequest> permitType() {
+        return AuthorizedHttpRequest.class;
+    }
+
+    @Override
+    public Outcome execute(AuthorizedHttpRequest permit, Cancellation cancellation) {
+        try {
+            return run(permit, cancellation);
+        } catch (RuntimeException e) {
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED,
+                    "the HTTP executor failed unexpectedly (" + e.getClass().getSimpleName() + ')');
+        }
+    }
+
+    private Outcome run(AuthorizedHttpRequest permit, Cancellation cancellation) {
+        Objects.requireNonNull(permit, "permit");
+        Objects.requireNonNull(cancellation, "cancellation");
+        if (closed.get()) {
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the HTTP executor is closed");
+        }
+        if (cancellation.isCancelled()) {
+            return new ExecutionFailure(FailureCode.CANCELLED, "cancelled before the request was sent");
+        }
+        HttpTarget target = permit.target();
+        List<byte[]> secrets = new ArrayList<>();
+        for (Secret s : credentials.all()) {
+            secrets.add(s.reveal());
+        }
+        Injection injection = null;
+        if (target.auth().isPresent()) {
+            HttpAuth auth = target.auth().get();
+            try {
+                injection = Injection.of(auth, credentials.resolve(auth.credential()));
+            } catch (CredentialUnavailableException e) {
+                return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE,
+                        new SecretMask(secrets).mask(String.valueOf(e.getMessage())));
+            }
+            secrets.addAll(injection.maskForms());
+        }
+        SecretMask mask = new SecretMask(secrets);
+
+        HttpUriRequestBase request = new HttpUriRequestBase(permit.method(), permit.uri());
+        for (HeaderField h : permit.headers()) {
+            request.addHeader(h.name(), h.value());
+        }
+        if (injection != null) {
+            request.setHeader(injection.name(), injection.value());
+        }
+        permit.body().ifPresent(b -> request.setEntity(new ByteArrayEntity(b.getBytes(StandardCharsets.UTF_8), null)));
+        long millis = Math.max(1, target.timeout().toMillis());
+        request.setConfig(requestConfig(Timeout.ofMilliseconds(millis)));
+
+        Abort abort = new Abort(request);
+        ScheduledFuture<?> deadline = null;
+        try {
+            cancellation.onCancel(() -> abort.fire(FailureCode.CANCELLED));
+            deadline = deadlines.schedule(() -> abort.fire(FailureCode.TIMEOUT), millis, TimeUnit.MILLISECONDS);
+            CloseableHttpClient client = target.allowPrivateAddresses() ? privateAllowed : publicOnly;
+            return exchange(client, request, target, mask);
+        } catch (IOException | RuntimeException e) {
+            request.cancel();
+            return failure(abort.reason(), e, target, millis, mask);
+        } finally {
+            abort.finish();
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+        }
+    }
+
+    @SuppressWarnings("deprecation") // the per-request connect timeout is deprecated but honoured, and per target
+    private static RequestConfig requestConfig(Timeout timeout) {
+        return RequestConfig.custom()
+                .setConnectionRequestTimeout(timeout)
+                .setConnectTimeout(timeout)
+                .setResponseTimeout(timeout)
+                .setRedirectsEnabled(false)
+                .setAuthenticationEnabled(false)
+                .setExpectContinueEnabled(false)
+                .setProtocolUpgradeEnabled(false)
+                .build();
+    }
+
+    private static Outcome exchange(CloseableHttpClient client, HttpUriRequestBase request, HttpTarget target,
+                                    SecretMask mask) throws IOException {
+        ClassicHttpResponse response = client.executeOpen(null, request, HttpClientContext.create());
+        boolean reusable = false;
+        try {
+            List<HeaderField> headers = headers(response, mask);
+            byte[] body = new byte[0];
+            boolean truncated = false;
+            HttpEntity entity = response.getEntity();
+            if (entity != null) {
+                long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY);
+                ByteArrayOutputStream read = new ByteArrayOutputStream((int) Math.min(cap, READ_CHUNK));
+                truncated = readCapped(entity, cap, read);
+                body = read.toByteArray();
+            }
+            reusable = !truncated;
+            return new HttpResponseOutcome(target.name(), response.getCode(), headers, mask.mask(body, truncated), truncated);
+        } finally {
+            if (!reusable) {
+                // Abort before closing: closing a half-read body would read the rest to reuse the connection.
+                request.cancel();
+            }
+            try {
+                response.close();
+            } catch (IOException | RuntimeException e) {
+                // The connection is gone either way; the outcome is already decided.
+            }
+        }
+    }
+
+    /** Reads at most {@code cap} bytes into {@code out}; true when the body had more. */
+    private static boolean readCapped(HttpEntity entity, long cap, ByteArrayOutputStream out) throws IOException {
+        InputStream in = entity.getContent();
+        if (in == null) {
+            return false;
+        }
+        byte[] buffer = new byte[READ_CHUNK];
+        long remaining = cap;
+        while (remaining > 0) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
+            if (n < 0) {
+                return false;
+            }
+            out.write(buffer, 0, n);
+            remaining -= n;
+        }
+        long declared = entity.getContentLength();
+        if (declared > cap) {
+            return true;
+        }
+        // At the cap exactly: one more byte tells a complete body (end of stream) from a cut one.
+        return in.read() >= 0;
+    }
+
+    private static List<HeaderField> headers(ClassicHttpResponse response, SecretMask mask) {
+        Header[] all = response.getHeaders();
+        List<HeaderField> out = new ArrayList<>(Math.min(all.length, MAX_RESPONSE_HEADERS));
+        for (int i = 0; i < all.length && i < MAX_RESPONSE_HEADERS; i++) {
+            String value = mask.mask(all[i].getValue() == null ? "" : all[i].getValue());
+            if (value.length() > MAX_HEADER_VALUE_CHARS) {
+                value = value.substring(0, MAX_HEADER_VALUE_CHARS);
+            }
+            out.add(new HeaderField(mask.mask(all[i].getName()), value));
+        }
+        return out;
+    }
+
+    private static ExecutionFailure failure(FailureCode aborted, Exception e, HttpTarget target, long millis,
+                                            SecretMask mask) {
+        String name = target.name();
+        if (aborted == FailureCode.CANCELLED) {
+            return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was cancelled");
+        }
+        if (aborted == FailureCode.TIMEOUT || cause(e, SocketTimeoutException.class) != null
+                || cause(e, ConnectTimeoutException.class) != null) {
+            return new ExecutionFailure(FailureCode.TIMEOUT,
+                    "no complete response from " + name + " within " + millis + " ms");
+        }
+        AddressRefusedException refused = cause(e, AddressRefusedException.class);
+        if (refused != null) {
+            return new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "target " + name + ": " + refused.getMessage());
+        }
+        if (cause(e, SSLException.class) != null) {
+            return new ExecutionFailure(FailureCode.TLS_FAILED,
+                    "TLS with " + name + " failed: " + describe(cause(e, SSLException.class), mask));
+        }
+        if (cause(e, UnknownHostException.class) != null || cause(e, ConnectException.class) != null
+                || cause(e, NoRouteToHostException.class) != null) {
+            return new ExecutionFailure(FailureCode.CONNECT_FAILED,
+                    "cannot connect to " + name + ": " + describe(e, mask));
+        }
+        if (cause(e, InterruptedIOException.class) != null) {
+            return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was interrupted");
+        }
+        return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the exchange with " + name + " failed: " + describe(e, mask));
+    }
+
+    private static String describe(Throwable e, SecretMask mask) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + mask.mask(message));
+    }
+
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            publicOnly.close(CloseMode.IMMEDIATE);
+            privateAllowed.close(CloseMode.IMMEDIATE);
+            deadlines.shutdownNow();
+        }
+    }
+
+    /**
+     * Why an exchange was aborted from outside (deadline or cancellation); the first reason wins
+     * and nothing is aborted once the call has finished.
+     */
+    private static final class Abort {
+        private final HttpUriRequestBase request;
+        private final AtomicReference<FailureCode> reason = new AtomicReference<>();
+        private volatile boolean finished;
+
+        Abort(HttpUriRequestBase request) {
+            this.request = request;
+        }
+
+        void fire(FailureCode code) {
+            if (!finished && reason.compareAndSet(null, code)) {
+                request.cancel();
+            }
+        }
+
+        FailureCode reason() {
+            return reason.get();
+        }
+
+        void finish() {
+            finished = true;
+        }
+    }
+
+    /** The header that carries a target's credential, and the byte strings to mask for it. */
+    private record Injection(String name, String value, List<byte[]> maskForms) {
+
+        static Injection of(HttpAuth auth, Secret secret) throws CredentialUnavailableException {
+            byte[] raw = secret.reveal();
+            String credential = auth.credential().name();
+            if (auth.scheme() == HttpAuth.Scheme.BASIC) {
+                int colon = indexOf(raw, (byte) ':');
+                if (colon < 0) {
+                    throw new CredentialUnavailableException(
+                            "credential " + credential + " must have the form user:password for basic auth");
+                }
+                String encoded = Base64.getEncoder().encodeToString(raw);
+                return new Injection("Authorization", "Basic " + encoded,
+                        List.of(raw, encoded.getBytes(StandardCharsets.US_ASCII)));
+            }
+            for (byte b : raw) {
+                if (b < 0x20 || b == 0x7f) {
+                    // Also rejects non-ASCII (negative bytes): a header value must be visible ASCII.
+                    throw new CredentialUnavailableException(
+                            "credential " + credential + " holds characters a header value may not carry");
+                }
+            }
+            String value = new String(raw, StandardCharsets.US_ASCII);
+            if (auth.scheme() == HttpAuth.Scheme.BEARER) {
+                return new Injection("Authorization", "Bearer " + value, List.of(raw));
+            }
+            return new Injection(auth.headerName().orElseThrow(), value, List.of(raw));
+        }
+
+        private static int indexOf(byte[] bytes, byte b) {
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == b) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+}
