@@ -63,6 +63,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -86,6 +87,15 @@ class ArchitectureRulesSelfTest {
 
     /** One rule, the classes that break it, which of them it must name, and classes that keep it. */
     record Case(ArchRule rule, Supplier<JavaClasses> violating, Set<String> violators, Supplier<JavaClasses> compliant) {
+        Case {
+            Objects.requireNonNull(rule, "rule");
+            Objects.requireNonNull(violating, "violating");
+            Objects.requireNonNull(compliant, "compliant");
+            if (violators.isEmpty()) {
+                throw new IllegalArgumentException("violators: a case must expect at least one violating class");
+            }
+        }
+
         @Override
         public String toString() {
             return nameOf(rule);
@@ -137,9 +147,9 @@ class ArchitectureRulesSelfTest {
                         names(StrayStdoutWriter.class),
                         () -> classes(StderrWriter.class)),
                 new Case(ArchitectureRules.ONLY_THE_DISPATCHER_CALLS_AN_EXECUTOR,
-                        () -> classes(ExecutorCaller.class, ExecutorReferencer.class, ExecutorInspector.class,
-                                FixtureContractCallingExecute.class),
-                        names(ExecutorCaller.class, ExecutorReferencer.class),
+                        () -> classes(ExecutorCaller.class, ExecutorCaller.Worker.class, ExecutorReferencer.class,
+                                ExecutorInspector.class, FixtureContractCallingExecute.class),
+                        names(ExecutorCaller.class, ExecutorCaller.Worker.class, ExecutorReferencer.class),
                         () -> classes(ExecutorInspector.class, FixtureContractCallingExecute.class)),
                 new Case(ArchitectureRules.TRUST_SHORTCUTS_ARE_USED_ONLY_IN_TEST_FIXTURES,
                         () -> classes(AcceptsAnyServerKey.class, AcceptsAnyPublicKey.class, AcceptsAnyPassword.class,
@@ -237,10 +247,11 @@ class ArchitectureRulesSelfTest {
     }
 
     @Test
-    void theDispatcherAloneIsExempt() {
+    void theDispatcherAndItsNestedClassesAloneAreExempt() {
         ArchRule dispatchedByTheCaller =
                 ArchitectureRules.onlyTheDispatcherCallsAnExecutor(ExecutorCaller.class.getName());
-        JavaClasses imported = classes(ExecutorCaller.class, ExecutorReferencer.class, ExecutorInspector.class);
+        JavaClasses imported = classes(ExecutorCaller.class, ExecutorCaller.Worker.class, ExecutorReferencer.class,
+                ExecutorInspector.class);
 
         assertEquals(new TreeSet<>(names(ExecutorReferencer.class)),
                 violators(dispatchedByTheCaller.evaluate(imported), imported));

@@ -7,6 +7,7 @@ public final class TrustsSelfSignedCertificates {
     private TrustsSelfSignedCertificates() {
     }
 
+    @SuppressWarnings("deprecation") // the deprecated shortcut is the violation under test
     static Object shortcut() {
         return TrustSelfSignedStrategy.INSTANCE;
     }
