@@ -1,0 +1,299 @@
+package dev.postern.app.architecture;
+
+import static com.tngtech.archunit.lang.conditions.ArchConditions.accessField;
+import static com.tngtech.archunit.lang.conditions.ArchConditions.accessTargetWhere;
+import static com.tngtech.archunit.lang.conditions.ArchConditions.callMethod;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructor;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.FileDescriptor;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.security.CodeSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The architecture invariants of DESIGN §2 and STYLE §10, one rule per field, in one place.
+ * {@code ArchitectureTest} checks every field against the production classes and
+ * {@code ArchitectureRulesSelfTest} proves each one fails on a deliberate violation.
+ *
+ * <p>Rules name packages and classes by string, so they compile before the classes exist, and every
+ * rule fails rather than passes when nothing matches its subject ({@code allowEmptyShould(false)}):
+ * a misspelled package cannot make a rule check nothing. Stateless and thread-safe.
+ */
+public final class ArchitectureRules {
+
+    static final String POLICY = "dev.postern.policy..";
+    static final String TRANSPORT = "dev.postern.transport..";
+    static final String PROTOCOL = "dev.postern.protocol..";
+    static final String EXECUTORS = "dev.postern.executor..";
+    static final String APP = "dev.postern.app..";
+    static final String TEST_FIXTURES = "dev.postern.fixtures..";
+
+    static final String AUTHORIZED_ACTION = "dev.postern.policy.AuthorizedAction";
+    static final String ACTION_EXECUTOR = "dev.postern.policy.port.ActionExecutor";
+    /** The one class that claims the process's stdout at start-up (DESIGN §3). */
+    public static final String STDOUT_GUARD = "dev.postern.transport.StdoutGuard";
+    /** The one class that hands a fresh permit to an executor (DESIGN §2). */
+    public static final String DISPATCHER = "dev.postern.app.Dispatcher";
+
+    /** Library classes that switch off a check Postern depends on: host keys, logins, TLS. */
+    static final Set<String> TRUST_SHORTCUTS = Set.of(
+            "org.apache.sshd.client.keyverifier.AcceptAllServerKeyVerifier",
+            "org.apache.sshd.server.auth.pubkey.AcceptAllPublickeyAuthenticator",
+            "org.apache.sshd.server.auth.password.AcceptAllPasswordAuthenticator",
+            "org.apache.sshd.server.auth.hostbased.AcceptAllHostBasedAuthenticator",
+            "org.apache.hc.client5.http.ssl.TrustAllStrategy",
+            "org.apache.hc.client5.http.ssl.TrustSelfSignedStrategy",
+            "org.apache.hc.client5.http.ssl.NoopHostnameVerifier");
+
+    public static final ArchRule ONLY_POLICY_CONSTRUCTS_AN_AUTHORIZED_ACTION = noClasses()
+            .that().resideOutsideOfPackage(POLICY)
+            .should(accessTargetWhere(aConstructorOf(AUTHORIZED_ACTION)))
+            .because("a permit is the policy engine's decision; a permit made anywhere else is a forgery"
+                    + " that no executor could tell from the real thing")
+            .allowEmptyShould(false);
+
+    public static final ArchRule NO_CLASS_OUTSIDE_THE_POLICY_MODULE_LIVES_IN_ITS_PACKAGES = classes()
+            .that().resideInAPackage(POLICY)
+            .should(comeFromTheCodeSourceOf(AUTHORIZED_ACTION))
+            .because("package-private constructors seal the permits only while no other jar can add a class"
+                    + " to the policy's packages (there is no JPMS module-info yet to forbid split packages)")
+            .allowEmptyShould(false);
+
+    public static final ArchRule POLICY_DEPENDS_ON_THE_JDK_ONLY = classes()
+            .that().resideInAPackage(POLICY)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", POLICY)
+            .because("the kernel decides what may happen and must not change with any library or adapter")
+            .allowEmptyShould(false);
+
+    public static final ArchRule POLICY_KNOWS_NO_ADAPTER_LIBRARY = noClasses()
+            .that().resideInAPackage(POLICY)
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.hc..", "org.apache.sshd..")
+            .because("the kernel describes effects; HttpClient and SSHD belong to the executors that cause them")
+            .allowEmptyShould(false);
+
+    public static final ArchRule TRANSPORT_DEPENDS_ON_THE_JDK_ONLY = classes()
+            .that().resideInAPackage(TRANSPORT)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", TRANSPORT)
+            .because("framing judges bytes before anything else runs, so it must not pull in a parser,"
+                    + " a logger or the kernel")
+            .allowEmptyShould(false);
+
+    public static final ArchRule EXECUTORS_NEVER_SEE_RAW_JSON = noClasses()
+            .that().resideInAPackage(EXECUTORS)
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "com.fasterxml..", "com.networknt..", PROTOCOL, TRANSPORT)
+            .because("an executor receives only a typed permit; JSON, the wire and the schema stay in front"
+                    + " of the policy decision")
+            .allowEmptyShould(false);
+
+    public static final ArchRule EXECUTORS_DO_NOT_KNOW_EACH_OTHER = slices()
+            .matching("dev.postern.executor.(*)..")
+            .should().notDependOnEachOther()
+            .because("each adapter is one replaceable technology; only the composition root puts them together")
+            .allowEmptyShould(false);
+
+    public static final ArchRule ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM =
+            onlyTheGuardTouchesTheProtocolStream(STDOUT_GUARD);
+
+    public static final ArchRule ONLY_THE_DISPATCHER_CALLS_AN_EXECUTOR =
+            onlyTheDispatcherCallsAnExecutor(DISPATCHER);
+
+    public static final ArchRule TRUST_SHORTCUTS_ARE_USED_ONLY_IN_TEST_FIXTURES = noClasses()
+            .that().resideOutsideOfPackage(TEST_FIXTURES)
+            .should().dependOnClassesThat(aTrustShortcut())
+            .because("host keys, logins and TLS certificates are always verified; the accept-all helpers exist"
+                    + " for test servers on loopback only")
+            .allowEmptyShould(false);
+
+    public static final ArchRule PROTOCOL_DEPENDS_ON_NEITHER_EXECUTORS_NOR_APP = noClasses()
+            .that().resideInAPackage(PROTOCOL)
+            .should().dependOnClassesThat().resideInAnyPackage(EXECUTORS, APP)
+            .because("the protocol turns lines into typed requests and outcomes into lines; it never runs one")
+            .allowEmptyShould(false);
+
+    public static final ArchRule EXECUTORS_DO_NOT_DEPEND_ON_APP = noClasses()
+            .that().resideInAPackage(EXECUTORS)
+            .should().dependOnClassesThat().resideInAPackage(APP)
+            .because("an adapter gets its configuration inside its permit and its constructor, not from the"
+                    + " composition root")
+            .allowEmptyShould(false);
+
+    // Executors are exempt from their own rule here; EXECUTORS_DO_NOT_KNOW_EACH_OTHER covers them.
+    public static final ArchRule ONLY_APP_DEPENDS_ON_EXECUTORS = noClasses()
+            .that().resideOutsideOfPackages(APP, EXECUTORS)
+            .should().dependOnClassesThat().resideInAPackage(EXECUTORS)
+            .because("app is the composition root that wires adapters in; nothing else may reach past the"
+                    + " ports to a concrete executor")
+            .allowEmptyShould(false);
+
+    // test-fixtures is exempt: it is test support by definition and never ships in the gateway.
+    public static final ArchRule MAIN_CODE_DEPENDS_ON_NO_TEST_CODE = noClasses()
+            .that().resideOutsideOfPackage(TEST_FIXTURES)
+            .should().dependOnClassesThat().resideInAnyPackage(TEST_FIXTURES, "org.junit..")
+            .because("recording executors, fake servers and JUnit must never be reachable from the gateway")
+            .allowEmptyShould(false);
+
+    private ArchitectureRules() {
+    }
+
+    /**
+     * Every main class in {@code dev.postern}, whether it comes from a module's classes directory (a reactor
+     * build) or from its jar (an installed build). Test classes are left out; third-party classes are
+     * never imported because only Postern's package is scanned.
+     */
+    public static JavaClasses productionClasses() {
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.postern");
+    }
+
+    /** Every rule field of this class by field name, in declaration order. */
+    public static Map<String, ArchRule> all() {
+        Map<String, ArchRule> rules = new LinkedHashMap<>();
+        for (Field field : ArchitectureRules.class.getDeclaredFields()) {
+            if (!ArchRule.class.isAssignableFrom(field.getType())) {
+                continue;
+            }
+            int modifiers = field.getModifiers();
+            if (!Modifier.isPublic(modifiers) || !Modifier.isStatic(modifiers) || !Modifier.isFinal(modifiers)) {
+                throw new IllegalStateException("rule field " + field.getName() + " must be public static final");
+            }
+            try {
+                rules.put(field.getName(), (ArchRule) field.get(null));
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return rules;
+    }
+
+    /**
+     * No class but {@code guard} (and the classes nested in it) reads {@code System.out} or {@code FileDescriptor.out} or calls
+     * {@code System.setOut}; {@code System.err} stays free for diagnostics. The guard is a parameter only so
+     * the self-test can prove the exemption is exact.
+     */
+    static ArchRule onlyTheGuardTouchesTheProtocolStream(String guard) {
+        return noClasses()
+                .that(areNeither(guard))
+                .should(accessField(System.class, "out")
+                        .or(accessField(FileDescriptor.class, "out"))
+                        .or(callMethod(System.class, "setOut", PrintStream.class)))
+                .because("stdout carries only complete protocol messages; " + guard + " claims it at start-up"
+                        + " and hands the transport a private stream")
+                .allowEmptyShould(false);
+    }
+
+    /**
+     * No class but {@code dispatcher} (and the classes nested in it) calls or takes a reference to {@code ActionExecutor.execute}, except the
+     * test fixtures' executor contract tests, which must call the executor they test and never ship.
+     */
+    static ArchRule onlyTheDispatcherCallsAnExecutor(String dispatcher) {
+        return noClasses()
+                .that(areNeither(dispatcher))
+                .and().resideOutsideOfPackage(TEST_FIXTURES)
+                .should(accessTargetWhere(executeOf(ACTION_EXECUTOR)))
+                .because("an executor runs only with the permit the dispatcher just received, after the intent row"
+                        + " is on disk")
+                .allowEmptyShould(false);
+    }
+
+    /** The one exempt class and the classes nested in it, which share its source file and its purpose. */
+    private static DescribedPredicate<JavaClass> areNeither(String exempt) {
+        return DescribedPredicate.describe("are neither " + exempt + " nor nested in it",
+                javaClass -> !javaClass.getName().equals(exempt) && !javaClass.getName().startsWith(exempt + "$"));
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> aConstructorOf(String type) {
+        return DescribedPredicate.describe("a constructor of " + type + " or of a subclass",
+                access -> access.getTarget().getName().equals(JavaConstructor.CONSTRUCTOR_NAME)
+                        && access.getTargetOwner().isAssignableTo(type));
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> executeOf(String executorType) {
+        return DescribedPredicate.describe("execute(..) of an " + executorType,
+                access -> access.getTarget().getName().equals("execute")
+                        && access.getTargetOwner().isAssignableTo(executorType));
+    }
+
+    private static DescribedPredicate<JavaClass> aTrustShortcut() {
+        return DescribedPredicate.describe("are trust shortcuts " + TRUST_SHORTCUTS,
+                javaClass -> TRUST_SHORTCUTS.contains(javaClass.getName()));
+    }
+
+    /**
+     * Passes a class that was loaded from the same jar or classes directory as {@code anchor}, which is
+     * loaded (not initialized) on first use to find that location.
+     */
+    private static ArchCondition<JavaClass> comeFromTheCodeSourceOf(String anchor) {
+        return new ArchCondition<>("come from the jar or classes directory of " + anchor) {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                Path expected = codeSourceOf(anchor);
+                Optional<Path> actual = codeSourceOf(javaClass);
+                boolean satisfied = actual.isPresent() && actual.get().equals(expected);
+                String message = "Class <" + javaClass.getName() + "> comes from "
+                        + actual.map(Path::toString).orElse("an unknown location")
+                        + (satisfied ? ", like " : ", not from ") + anchor + "'s " + expected;
+                events.add(new SimpleConditionEvent(javaClass, satisfied, message));
+            }
+        };
+    }
+
+    private static Path codeSourceOf(String className) {
+        try {
+            Class<?> loaded = Class.forName(className, false, ArchitectureRules.class.getClassLoader());
+            CodeSource source = loaded.getProtectionDomain().getCodeSource();
+            if (source == null || source.getLocation() == null) {
+                throw new IllegalStateException(className + " has no code source to compare against");
+            }
+            return Paths.get(source.getLocation().toURI()).toAbsolutePath().normalize();
+        } catch (ClassNotFoundException | URISyntaxException e) {
+            throw new IllegalStateException("cannot locate " + className, e);
+        }
+    }
+
+    /** The jar or classes directory an imported class came from: {@code jar:file:/x.jar!/a/B.class} gives /x.jar. */
+    static Optional<Path> codeSourceOf(JavaClass javaClass) {
+        if (javaClass.getSource().isEmpty()) {
+            return Optional.empty();
+        }
+        String uri = javaClass.getSource().get().getUri().toString();
+        String root;
+        if (uri.startsWith("jar:") && uri.contains("!/")) {
+            root = uri.substring("jar:".length(), uri.indexOf("!/"));
+        } else {
+            String suffix = javaClass.getName().replace('.', '/') + ".class";
+            if (!uri.endsWith(suffix)) {
+                return Optional.empty();
+            }
+            root = uri.substring(0, uri.length() - suffix.length());
+        }
+        try {
+            return Optional.of(Paths.get(URI.create(root)).toAbsolutePath().normalize());
+        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+}
