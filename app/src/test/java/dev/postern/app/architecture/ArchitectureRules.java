@@ -232,9 +232,11 @@ public final class ArchitectureRules {
     }
 
     private static DescribedPredicate<JavaAccess<?>> executeOf(String executorType) {
+        // The compiler's bridge method execute(AuthorizedAction, ..) forwarding to the typed one is not a call site.
         return DescribedPredicate.describe("execute(..) of an " + executorType,
                 access -> access.getTarget().getName().equals("execute")
-                        && access.getTargetOwner().isAssignableTo(executorType));
+                        && access.getTargetOwner().isAssignableTo(executorType)
+                        && !access.getOrigin().getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.BRIDGE));
     }
 
     private static DescribedPredicate<JavaClass> aTrustShortcut() {

@@ -1,0 +1,258 @@
+package dev.postern.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.HttpAuth;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Origin;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SshAuth;
+import dev.postern.policy.model.SshCommandSpec;
+import dev.postern.policy.model.SshHost;
+import dev.postern.protocol.json.JsonSyntaxError;
+import dev.postern.protocol.json.StrictJson;
+import dev.postern.protocol.tools.SchemaErrors;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Reads a configuration file (DESIGN §4): strict JSON, validated against the schema that ships in
+ * the jar, then every reference checked and every record built, so the kernel's own checks run
+ * too. Relative paths resolve against the file's directory. Stateless; thread-safe.
+ */
+public final class ConfigLoader {
+    public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
+    static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+    static final int DEFAULT_STRING_PARAM_LENGTH = 256;
+
+    private static final Schema SCHEMA = loadSchema();
+
+    private ConfigLoader() {
+    }
+
+    public static GatewayConfig load(Path file) throws ConfigException {
+        Path abs = file.toAbsolutePath().normalize();
+        JsonNode root = parse(abs);
+        List<Error> errors = SCHEMA.validate(root);
+        if (!errors.isEmpty()) {
+            Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
+            throw new ConfigException(abs, SchemaErrors.pointer(first), first.getMessage());
+        }
+        Path dir = abs.getParent();
+        Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
+        root.path("credentials").fields().forEachRemaining(e -> {
+            JsonNode v = e.getValue();
+            credentials.put(new CredentialRef(e.getKey()), v.has("env")
+                    ? new CredentialSource.Env(v.get("env").textValue())
+                    : new CredentialSource.File(dir.resolve(v.get("file").textValue()).normalize()));
+        });
+        List<HttpTarget> targets = new ArrayList<>();
+        JsonNode ts = root.path("http").path("targets");
+        for (int i = 0; i < ts.size(); i++) {
+            targets.add(httpTarget(abs, "/http/targets/" + i, ts.get(i), credentials));
+        }
+        List<SshHost> hosts = new ArrayList<>();
+        JsonNode hs = root.path("ssh").path("hosts");
+        for (int i = 0; i < hs.size(); i++) {
+            hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, hs.get(i), credentials));
+        }
+        Policy policy;
+        try {
+            policy = new Policy(targets, hosts);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(abs, "", e.getMessage());
+        }
+        JsonNode session = root.path("session");
+        return new GatewayConfig(abs, policy,
+                session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
+                session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
+                dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
+                credentials);
+    }
+
+    private static JsonNode parse(Path file) throws ConfigException {
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_CONFIG_BYTES) {
+                throw new ConfigException(file, null, "a config file of at most " + MAX_CONFIG_BYTES + " bytes");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new ConfigException(file, null, "a readable file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(file, null, "UTF-8 text");
+        }
+        try {
+            return new StrictJson(MAX_CONFIG_BYTES).parse(text);
+        } catch (JsonSyntaxError e) {
+            throw new ConfigException(file, null, "one strict JSON object (" + e.getMessage() + ")");
+        }
+    }
+
+    private static HttpTarget httpTarget(Path file, String at, JsonNode t, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        Origin origin;
+        try {
+            origin = Origin.parseBaseUrl(t.get("baseUrl").textValue());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at + "/baseUrl", e.getMessage());
+        }
+        Optional<HttpAuth> auth = Optional.empty();
+        if (t.has("auth")) {
+            JsonNode a = t.get("auth");
+            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential").textValue(), credentials);
+            HttpAuth.Scheme scheme = HttpAuth.Scheme.valueOf(a.get("scheme").textValue().toUpperCase(Locale.ROOT));
+            Optional<String> header = Optional.ofNullable(a.get("header")).map(JsonNode::textValue);
+            try {
+                auth = Optional.of(new HttpAuth(ref, scheme, header));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(file, at + "/auth", e.getMessage());
+            }
+        }
+        try {
+            return new HttpTarget(
+                    t.get("name").textValue(),
+                    origin,
+                    new LinkedHashSet<>(strings(t.get("methods"))),
+                    strings(t.get("pathPrefixes")),
+                    new LinkedHashSet<>(strings(t.path("headers"))),
+                    auth,
+                    Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
+                    t.path("maxResponseBytes").asLong(1_048_576),
+                    t.path("allowPrivateAddresses").asBoolean(false));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        SshAuth auth;
+        if (h.has("identity") == h.has("password")) {
+            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
+        }
+        if (h.has("identity")) {
+            Optional<CredentialRef> passphrase = h.has("passphrase")
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase").textValue(), credentials))
+                    : Optional.empty();
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity").textValue(), credentials), passphrase);
+        } else {
+            if (h.has("passphrase")) {
+                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
+            }
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password").textValue(), credentials));
+        }
+        List<SshCommandSpec> commands = new ArrayList<>();
+        JsonNode cs = h.get("commands");
+        for (int i = 0; i < cs.size(); i++) {
+            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
+        }
+        try {
+            return new SshHost(
+                    h.get("name").textValue(),
+                    h.get("address").textValue(),
+                    h.path("port").asInt(22),
+                    h.get("user").textValue(),
+                    auth,
+                    Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
+                    Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
+                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(30)),
+                    h.path("maxOutputBytes").asLong(1_048_576),
+                    commands);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {
+        Map<String, ParamSpec> params = new LinkedHashMap<>();
+        var it = c.path("params").fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            JsonNode p = e.getValue();
+            String pat = at + "/params/" + e.getKey();
+            try {
+                if (p.get("type").textValue().equals("integer")) {
+                    params.put(e.getKey(), new ParamSpec.IntegerParam(p.get("minimum").asLong(), p.get("maximum").asLong()));
+                } else {
+                    Optional<Pattern> pattern = Optional.empty();
+                    if (p.has("pattern")) {
+                        try {
+                            pattern = Optional.of(Pattern.compile(p.get("pattern").textValue()));
+                        } catch (PatternSyntaxException ex) {
+                            throw new ConfigException(file, pat + "/pattern", "a valid regular expression (" + ex.getDescription() + ")");
+                        }
+                    }
+                    Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
+                    params.put(e.getKey(), new ParamSpec.StringParam(pattern, allowed,
+                            p.path("maxLength").asInt(DEFAULT_STRING_PARAM_LENGTH)));
+                }
+            } catch (IllegalArgumentException ex) {
+                throw new ConfigException(file, pat, ex.getMessage());
+            }
+        }
+        try {
+            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    private static CredentialRef credential(Path file, String at, String name, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        CredentialRef ref;
+        try {
+            ref = new CredentialRef(name);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+        if (!credentials.containsKey(ref)) {
+            throw new ConfigException(file, at, "the name of a credential defined under /credentials, got \"" + name + '"');
+        }
+        return ref;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.textValue()));
+        return out;
+    }
+
+    private static Schema loadSchema() {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream(SCHEMA_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the config schema is missing from the jar: " + SCHEMA_RESOURCE);
+            }
+            return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

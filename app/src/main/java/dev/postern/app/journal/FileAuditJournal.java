@@ -1,0 +1,135 @@
+package dev.postern.app.journal;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SshExitOutcome;
+import dev.postern.policy.port.AuditJournal;
+import dev.postern.policy.port.JournalUnavailableException;
+import dev.postern.policy.port.Rejection;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * The journals of DESIGN §6 as two files in one directory: {@code decisions.jsonl} for every
+ * rejection and denial, {@code actions.jsonl} for every authorized action (an intent row forced to
+ * disk before the executor runs, then an outcome row). Rows hold fingerprints, rule ids and bounded
+ * previews (method, origin and path; host and command name) — never arguments, bodies, queries or
+ * secrets. Thread-safe.
+ */
+public final class FileAuditJournal implements AuditJournal {
+    public static final String DECISIONS = "decisions.jsonl";
+    public static final String ACTIONS = "actions.jsonl";
+
+    private final ChainedJsonLines decisions;
+    private final ChainedJsonLines actions;
+    private final JsonMapper mapper;
+    private final PrintStream diagnostics;
+
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, PrintStream diagnostics) {
+        this.decisions = decisions;
+        this.actions = actions;
+        this.mapper = mapper;
+        this.diagnostics = diagnostics;
+    }
+
+    /** Opens (creating if needed) both files in {@code directory}. */
+    public static FileAuditJournal open(Path directory, PrintStream diagnostics) throws IOException {
+        Files.createDirectories(directory);
+        JsonMapper mapper = JsonMapper.builder().build();
+        Clock clock = Clock.systemUTC();
+        ChainedJsonLines d = new ChainedJsonLines(directory.resolve(DECISIONS), mapper, clock);
+        try {
+            return new FileAuditJournal(d, new ChainedJsonLines(directory.resolve(ACTIONS), mapper, clock), mapper, diagnostics);
+        } catch (IOException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void rejected(Rejection rejection) {
+        ObjectNode row = mapper.createObjectNode();
+        row.put("stage", rejection.stage().wireName());
+        row.put("reason", rejection.reasonCode());
+        if (rejection.rule().isPresent()) {
+            row.put("rule", rejection.rule().get());
+        } else {
+            row.putNull("rule");
+        }
+        row.put("frame", rejection.frameSha256());
+        try {
+            decisions.append(row, false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + DECISIONS + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
+        ObjectNode row = mapper.createObjectNode();
+        row.put("kind", "intent");
+        row.put("rule", permit.rule());
+        if (permit instanceof AuthorizedHttpRequest h) {
+            row.put("action", "http_request");
+            row.put("target", h.target().name());
+            row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
+        } else {
+            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
+            row.put("action", "ssh_exec");
+            row.put("target", s.host().name());
+            row.put("preview", s.action().command());
+        }
+        row.put("frame", frameSha256);
+        try {
+            return actions.append(row, true);
+        } catch (IOException e) {
+            throw new JournalUnavailableException("cannot write " + actions.path() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void outcome(long intentSeq, Outcome outcome) {
+        ObjectNode row = mapper.createObjectNode();
+        row.put("kind", "outcome");
+        row.put("intent", intentSeq);
+        if (outcome instanceof HttpResponseOutcome r) {
+            row.put("result", "ok");
+            row.put("status", r.status());
+            row.put("bytes", r.body().length);
+            row.put("truncated", r.truncated());
+        } else if (outcome instanceof SshExitOutcome s) {
+            row.put("result", "ok");
+            if (s.exitStatus().isPresent()) {
+                row.put("exitStatus", s.exitStatus().getAsInt());
+            }
+            s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
+        } else {
+            row.put("result", ((ExecutionFailure) outcome).code().name());
+        }
+        try {
+            actions.append(row, false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + ACTIONS + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ChainedJsonLines file : new ChainedJsonLines[] {decisions, actions}) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                diagnostics.println("postern: could not close " + file.path() + ": " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.postern.app;
+
+import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.fixtures.RecordingExecutor;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Origin;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SshAuth;
+import dev.postern.policy.model.SshCommandSpec;
+import dev.postern.policy.model.SshHost;
+import dev.postern.protocol.mcp.McpServer;
+import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.transport.FrameReader;
+import dev.postern.transport.FrameWriter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs the real session loop — real McpServer, PolicyEngine, Dispatcher, FileAuditJournal, frame
+ * reader and writer — over in-memory bytes, with recording executors at the seam under execution.
+ */
+final class SessionHarness {
+    static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"seam\",\"version\":\"1\"}}}\n";
+    static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+
+    final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
+    final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();
+    final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    final Path journalDir;
+    ExitStatus exit;
+
+    SessionHarness(Path journalDir) {
+        this.journalDir = journalDir;
+    }
+
+    static Policy policy() {
+        HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:9"), Set.of("GET"), List.of("/v1"),
+                Set.of(), Optional.empty(), Duration.ofSeconds(5), 1024, true);
+        SshHost web = new SshHost("web", "127.0.0.1", 22, "deploy",
+                new SshAuth.Key(new CredentialRef("key"), Optional.empty()), Optional.empty(),
+                Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
+                List.of(new SshCommandSpec("tail", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
+                        Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
+        return new Policy(List.of(api), List.of(web));
+    }
+
+    static String httpCall(int id, String marker) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
+                + "\"arguments\":{\"method\":\"GET\",\"url\":\"http://127.0.0.1:9/v1/" + marker + "\"}}}\n";
+    }
+
+    SessionHarness run(byte[] input) throws IOException {
+        Policy policy = policy();
+        PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
+        try (FileAuditJournal journal = FileAuditJournal.open(journalDir, diagnostics);
+                Dispatcher dispatcher = new Dispatcher(List.of(http, ssh))) {
+            StdioSession session = new StdioSession(
+                    new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
+                    new PolicyEngine(policy), dispatcher, journal,
+                    new FrameReader(new ByteArrayInputStream(input), 1 << 20),
+                    new FrameWriter(stdout), 4, diagnostics);
+            exit = session.run();
+        }
+        return this;
+    }
+
+    SessionHarness run(String input) throws IOException {
+        return run(input.getBytes(StandardCharsets.UTF_8));
+    }
+
+    List<String> lines() {
+        String out = stdout.toString(StandardCharsets.UTF_8);
+        return out.isEmpty() ? List.of() : List.of(out.split("\n"));
+    }
+}
