@@ -1,5 +1,7 @@
 package dev.postern.app;
 
+import dev.postern.app.cli.Cli;
+import dev.postern.app.cli.Io;
 import dev.postern.transport.StdoutGuard;
 import java.io.OutputStream;
 
@@ -13,7 +15,7 @@ public final class Main {
 
     public static void main(String[] args) {
         OutputStream stdout = StdoutGuard.claimProtocolStream();
-        ExitStatus status = Cli.run(args, stdout, System.in, System.err);
+        ExitStatus status = Cli.run(args, new Io(stdout, System.in, System.err));
         System.exit(status.code());
     }
 }
