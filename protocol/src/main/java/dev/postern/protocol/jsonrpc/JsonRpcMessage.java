@@ -10,21 +10,33 @@ public sealed interface JsonRpcMessage {
 
     String method();
 
-    /** The params object; empty when absent. Arrays are refused for MCP methods later, by name. */
+    /** The by-name params object; empty when absent or given by position. */
     Optional<ObjectNode> params();
 
-    record Request(RequestId id, String method, Optional<ObjectNode> params) implements JsonRpcMessage {
+    /**
+     * True when params came as an array. JSON-RPC allows that; no MCP method does, so the MCP layer
+     * answers such a request with -32602 and the session continues.
+     */
+    boolean paramsByPosition();
+
+    record Request(RequestId id, String method, Optional<ObjectNode> params, boolean paramsByPosition) implements JsonRpcMessage {
         public Request {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(params, "params");
+            if (paramsByPosition && params.isPresent()) {
+                throw new IllegalArgumentException("params are by name or by position, not both");
+            }
         }
     }
 
-    record Notification(String method, Optional<ObjectNode> params) implements JsonRpcMessage {
+    record Notification(String method, Optional<ObjectNode> params, boolean paramsByPosition) implements JsonRpcMessage {
         public Notification {
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(params, "params");
+            if (paramsByPosition && params.isPresent()) {
+                throw new IllegalArgumentException("params are by name or by position, not both");
+            }
         }
     }
 
@@ -59,23 +71,26 @@ public sealed interface JsonRpcMessage {
             throw new InvalidRequest("\"method\" must be a non-empty string");
         }
         JsonNode params = value.get("params");
-        Optional<ObjectNode> p;
-        if (params == null) {
-            p = Optional.empty();
-        } else if (params.isObject()) {
-            p = Optional.of((ObjectNode) params);
-        } else {
-            throw new InvalidRequest("\"params\" must be an object");
+        Optional<ObjectNode> p = Optional.empty();
+        boolean byPosition = false;
+        if (params != null) {
+            if (params.isObject()) {
+                p = Optional.of((ObjectNode) params);
+            } else if (params.isArray()) {
+                byPosition = true;
+            } else {
+                throw new InvalidRequest("\"params\" must be an object or an array");
+            }
         }
         JsonNode id = value.get("id");
         if (id == null) {
-            return new Notification(method.textValue(), p);
+            return new Notification(method.textValue(), p, byPosition);
         }
         Optional<RequestId> rid = RequestId.of(id);
         if (rid.isEmpty()) {
             throw new InvalidRequest("\"id\" must be a string or an integer");
         }
-        return new Request(rid.get(), method.textValue(), p);
+        return new Request(rid.get(), method.textValue(), p, byPosition);
     }
 
     /** Valid JSON that is not a valid JSON-RPC 2.0 message (-32600). */

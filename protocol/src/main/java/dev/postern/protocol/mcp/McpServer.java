@@ -151,6 +151,9 @@ public final class McpServer {
     // ---- notifications ----
 
     private Inbound notification(Notification n) {
+        if (n.paramsByPosition()) {
+            return new Inbound.Ignore("notification " + n.method() + " with params by position", true);
+        }
         switch (n.method()) {
             case "notifications/initialized":
                 if (era == Era.HANDSHAKE && phase == Phase.AWAITING_INITIALIZED) {
@@ -170,6 +173,12 @@ public final class McpServer {
     // ---- requests ----
 
     private Inbound request(Request r, Frame frame) {
+        if (r.paramsByPosition()) {
+            boolean known = List.of("server/discover", "initialize", "ping", "tools/list", "tools/call").contains(r.method());
+            return known
+                    ? refuse(r.id(), ErrorCode.INVALID_PARAMS, "params must be an object (by name), not an array", Stage.MCP, frame)
+                    : refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame);
+        }
         if (r.method().equals("server/discover")) {
             return respond(r.id(), discover());
         }

@@ -7,23 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * Protocol rules the corpus work found broken in code this branch must not touch
- * ({@code jsonrpc/*}, {@code McpServer}); each test fails today and is disabled with what is wrong.
- */
-class ProtocolRulesForLeadTest {
+/** JSON-RPC allows params by position; no MCP method takes them, so such a call is -32602 and the session goes on. */
+class ByPositionParamsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
 
     @Test
-    @Disabled("lead: JsonRpcMessage.classify refuses by-position params ([...]) with -32600 and closes the session; "
-            + "JSON-RPC 2.0 allows an array, so this is a known method with malformed params: -32602, session continues")
     void arrayParamsForAKnownMethodAreInvalidParamsAndTheSessionContinues() throws Exception {
         SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":[\"http_request\","
