@@ -1,0 +1,107 @@
+package dev.postern.interop;
+
+import dev.postern.fixtures.FakeHttpService;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What every interop test needs: a {@link FakeHttpService} with one route under {@code /v1}, a
+ * config allowing GET under {@code /v1} on it, and a one-file server command for the client to
+ * spawn ({@code server.sh}) that runs the packaged {@code bin/postern mcp-stdio} and records its
+ * exit status and stderr beside it. The wrapper's stdin and stdout are the client's, so the
+ * gateway speaks to the client directly. Not thread-safe.
+ */
+final class PackagedGateway implements AutoCloseable {
+    final FakeHttpService http;
+    final Path dir;
+    final Path serverCommand;
+    private final Path exitStatus;
+    private final Path stderr;
+
+    private PackagedGateway(FakeHttpService http, Path dir) throws IOException {
+        this.http = http;
+        this.dir = dir;
+        this.exitStatus = dir.resolve("exit-status");
+        this.stderr = dir.resolve("server-stderr.log");
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, """
+                {
+                  "journal": { "directory": "journal" },
+                  "http": { "targets": [
+                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1"],
+                      "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }
+                }
+                """.formatted(http.baseUri()), StandardCharsets.UTF_8);
+        serverCommand = dir.resolve("server.sh");
+        Files.writeString(serverCommand, String.join("\n",
+                "#!/bin/sh",
+                "# A client's SIGTERM to this wrapper (the Java SDK sends one right after closing stdin) waits for",
+                "# the gateway, which got no signal and ends on end of input; its own exit status is recorded.",
+                "trap ':' TERM",
+                "'" + launcher() + "' mcp-stdio --config '" + config + "' 2>>'" + stderr + "'",
+                "echo $? > '" + exitStatus + "'",
+                ""), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(serverCommand, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    static PackagedGateway start(Path dir) throws IOException {
+        FakeHttpService http = FakeHttpService.start();
+        http.respond("/v1/hello", 200, Map.of("Content-Type", "text/plain"), "hello from loopback".getBytes(StandardCharsets.UTF_8));
+        return new PackagedGateway(http, dir);
+    }
+
+    String allowedUrl() {
+        return http.baseUri() + "/v1/hello";
+    }
+
+    String deniedUrl() {
+        return http.baseUri() + "/admin/marker-denied";
+    }
+
+    /** The gateway's exit status once it has exited, waiting up to {@code wait}; fails if it has not. */
+    int awaitExitStatus(Duration wait) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        while (Instant.now().isBefore(deadline)) {
+            if (Files.exists(exitStatus)) {
+                String text = Files.readString(exitStatus, StandardCharsets.UTF_8).strip();
+                if (!text.isEmpty()) {
+                    return Integer.parseInt(text);
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the gateway did not exit within " + wait + "\n" + stderrText());
+    }
+
+    String stderrText() {
+        try {
+            return "gateway stderr:\n" + (Files.exists(stderr) ? Files.readString(stderr, StandardCharsets.UTF_8) : "(none)");
+        } catch (IOException e) {
+            return "gateway stderr unreadable: " + e;
+        }
+    }
+
+    /** The packaged launcher, {@code bin/postern} at the repository root; the reactor packaged its jar before this module. */
+    static Path launcher() {
+        Path launcher = repositoryRoot().resolve("bin").resolve("postern");
+        if (!Files.isExecutable(launcher)) {
+            throw new AssertionError("the packaged launcher is missing: " + launcher);
+        }
+        return launcher;
+    }
+
+    static Path repositoryRoot() {
+        return Path.of("").toAbsolutePath().getParent();
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+}
