@@ -73,4 +73,19 @@ class McpStdioCommandTest {
         assertEquals(0, run.stdinReads.get(), "no request is read before the journal is open");
         assertTrue(run.err().contains("cannot open the journal"), run.err());
     }
+
+    @Test
+    void anActionsJournalThatIsADirectoryFailsStartUpWithNothingOnStdout() throws Exception {
+        // chmod does not bind root; a directory where the file must be does.
+        Files.createDirectories(dir.resolve("journal/actions.jsonl"));
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.STARTUP_FAILED, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertEquals(0, run.stdinReads.get());
+        assertTrue(run.err().contains("actions.jsonl is not a regular file"), run.err());
+    }
 }

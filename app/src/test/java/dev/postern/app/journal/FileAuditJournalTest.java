@@ -184,4 +184,21 @@ class FileAuditJournalTest {
                 () -> journal.intent(Permits.ssh("a"), FRAME));
         assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS), e.getMessage());
     }
+
+    @Test
+    void aJournalCutOffMidRowIsRefusedRatherThanFusedWithTheNextRow() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.rejected(rejection(Stage.JSON, "PARSE_ERROR", Optional.empty()));
+        }
+        Files.writeString(dir.resolve(FileAuditJournal.DECISIONS), "{\"seq\":2,\"ti", java.nio.file.StandardOpenOption.APPEND);
+        java.io.IOException e = assertThrows(java.io.IOException.class, this::open);
+        assertTrue(e.getMessage().contains(FileAuditJournal.DECISIONS) && e.getMessage().contains("incomplete row"), e.getMessage());
+    }
+
+    @Test
+    void aJournalPathThatIsNotARegularFileIsRefused() throws Exception {
+        Files.createSymbolicLink(dir.resolve(FileAuditJournal.ACTIONS), Path.of("/dev/null"));
+        java.io.IOException e = assertThrows(java.io.IOException.class, this::open);
+        assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS + " is not a regular file"), e.getMessage());
+    }
 }
