@@ -10,7 +10,8 @@ import java.util.Optional;
 public final class Cli {
     private static final List<Command> COMMANDS = List.of(
             new McpStdioCommand(),
-            new CheckConfigCommand());
+            new CheckConfigCommand(),
+            new AuditVerifyCommand());
 
     private Cli() {
     }
