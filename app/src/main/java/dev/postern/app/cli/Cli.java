@@ -12,7 +12,8 @@ public final class Cli {
             new McpStdioCommand(),
             new CheckConfigCommand(),
             new ExplainCommand(),
-            new AuditVerifyCommand());
+            new AuditVerifyCommand(),
+            new TrustHostCommand());
 
     private Cli() {
     }
