@@ -360,4 +360,20 @@ class ConfigLoaderTest {
         assertEquals("", e.pointer());
         assertTrue(e.getMessage().startsWith(file + " at /: "), e.getMessage());
     }
+
+    @Test
+    void aPathPrefixThatCouldNeverMatchIsRefusedNamingPathPrefixes() throws Exception {
+        for (String prefix : List.of("/search?q=", "/docs#top", "/admin;x=1", "/my files")) {
+            ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("pathPrefixes")).add(prefix)));
+            assertNames(e, dir.resolve("postern.json"), "/http/targets/0", "pathPrefixes");
+            assertTrue(e.getMessage().contains(prefix), e.getMessage());
+        }
+    }
+
+    @Test
+    void aLowerCaseMethodIsRefusedNamingMethods() throws Exception {
+        // The schema's pattern catches it first, at the element's pointer.
+        ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("methods")).add("get")));
+        assertEquals("/http/targets/0/methods/2", e.pointer(), e.getMessage());
+    }
 }
