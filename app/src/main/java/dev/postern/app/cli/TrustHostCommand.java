@@ -23,7 +23,8 @@ final class TrustHostCommand implements Command {
 
     @Override
     public String summary() {
-        return "trust-host --config FILE HOST  print an SSH host's key fingerprint to pin; trusts nothing";
+        return "trust-host --config FILE HOST\n"
+                + "                               print an SSH host's key fingerprint to pin; trusts nothing";
     }
 
     @Override
