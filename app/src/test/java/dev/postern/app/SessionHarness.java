@@ -13,6 +13,7 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
+import dev.postern.policy.port.AuditJournal;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -73,9 +74,15 @@ final class SessionHarness {
     }
 
     SessionHarness run(byte[] input) throws IOException {
-        PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        try (FileAuditJournal journal = FileAuditJournal.open(journalDir, diagnostics);
-                Dispatcher dispatcher = new Dispatcher(List.of(http, ssh))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(journalDir, diagnostics())) {
+            return run(input, journal);
+        }
+    }
+
+    /** Runs the session over {@code input} with a journal the test opened (and closes) itself. */
+    SessionHarness run(byte[] input, AuditJournal journal) {
+        PrintStream diagnostics = diagnostics();
+        try (Dispatcher dispatcher = new Dispatcher(List.of(http, ssh))) {
             StdioSession session = new StdioSession(
                     new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
                     new PolicyEngine(policy), dispatcher, journal,
@@ -84,6 +91,10 @@ final class SessionHarness {
             exit = session.run();
         }
         return this;
+    }
+
+    PrintStream diagnostics() {
+        return new PrintStream(stderr, true, StandardCharsets.UTF_8);
     }
 
     SessionHarness run(String input) throws IOException {

@@ -11,6 +11,9 @@ public final class Cli {
     private static final List<Command> COMMANDS = List.of(
             new McpStdioCommand(),
             new CheckConfigCommand(),
+            new ExplainCommand(),
+            new AuditVerifyCommand(),
+            new TrustHostCommand(),
             new DemoCommand());
 
     private Cli() {

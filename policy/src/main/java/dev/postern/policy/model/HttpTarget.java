@@ -36,7 +36,7 @@ public record HttpTarget(
         }
         for (String m : methods) {
             if (!METHOD.matcher(m).matches()) {
-                throw new IllegalArgumentException("target " + name + ": method must be upper-case letters, got \"" + m + '"');
+                throw new IllegalArgumentException("target " + name + ": methods: each must be upper-case letters, got \"" + m + '"');
             }
         }
         pathPrefixes = List.copyOf(Objects.requireNonNull(pathPrefixes, "pathPrefixes"));
@@ -44,15 +44,16 @@ public record HttpTarget(
             throw new IllegalArgumentException("target " + name + ": pathPrefixes must not be empty");
         }
         for (String p : pathPrefixes) {
-            if (!p.startsWith("/") || p.contains("//") || p.contains("/./") || p.contains("/../")
-                    || p.endsWith("/.") || p.endsWith("/..") || p.contains("%") || p.contains("\\")) {
-                throw new IllegalArgumentException("target " + name + ": path prefix must be a plain absolute path, got \"" + p + '"');
+            if (!isPlainPath(p)) {
+                throw new IllegalArgumentException("target " + name + ": pathPrefixes: each must be a plain absolute path"
+                        + " (no empty, . or .. segments; no %, \\, ?, #, ;, spaces or control characters), got \""
+                        + printable(p) + '"');
             }
         }
         headers = Objects.requireNonNull(headers, "headers").stream()
                 .map(h -> {
                     if (!TOKEN.matcher(h).matches()) {
-                        throw new IllegalArgumentException("target " + name + ": header name must be a token, got \"" + h + '"');
+                        throw new IllegalArgumentException("target " + name + ": headers: each must be a header name (an RFC 9110 token), got \"" + h + '"');
                     }
                     return h.toLowerCase(Locale.ROOT);
                 })
@@ -65,5 +66,35 @@ public record HttpTarget(
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("target " + name + ": maxResponseBytes must be positive");
         }
+    }
+
+    /**
+     * A prefix a canonical request path can lie under: absolute, no empty or dot segments, nothing
+     * percent-encoded, and none of the characters that end a path ({@code ?}, {@code #}), start a
+     * path parameter that servers strip before routing ({@code ;}), or never survive URI parsing
+     * (spaces, control characters) — a prefix holding one could never match, or match ambiguously.
+     */
+    private static boolean isPlainPath(String p) {
+        if (!p.startsWith("/") || p.contains("//") || p.contains("/./") || p.contains("/../")
+                || p.endsWith("/.") || p.endsWith("/..")) {
+            return false;
+        }
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            if (c == '%' || c == '\\' || c == '?' || c == '#' || c == ';' || Character.isISOControl(c) || Character.isSpaceChar(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value with control characters shown as escapes, so an error message stays on one line. */
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        }
+        return b.toString();
     }
 }

@@ -1,0 +1,154 @@
+package dev.postern.app.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.postern.app.ExitStatus;
+import dev.postern.app.config.GatewayConfig;
+import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.Decision;
+import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.model.SshHost;
+import dev.postern.protocol.json.JsonSyntaxError;
+import dev.postern.protocol.json.StrictJson;
+import dev.postern.protocol.tools.Binding;
+import dev.postern.protocol.tools.Tool;
+import dev.postern.protocol.tools.ToolCatalog;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code postern explain}: runs one tool call through schema validation, binding and the policy
+ * decision, and prints the verdict. It constructs no executor, opens no journal and resolves no
+ * credential, so nothing it explains can run.
+ */
+final class ExplainCommand implements Command {
+    @Override
+    public String name() {
+        return "explain";
+    }
+
+    @Override
+    public String summary() {
+        return "explain --config FILE --tool NAME --arguments JSON\n"
+                + "                               show the policy decision for one tool call; never executes";
+    }
+
+    @Override
+    public String help() {
+        return String.join("\n",
+                "usage: postern explain --config FILE --tool NAME [--arguments JSON]",
+                "",
+                "Runs one tool call through the gateway's checks up to the policy decision: the",
+                "arguments (strict JSON, default {}) are validated against the tool's input schema,",
+                "then judged by the policy in FILE. Prints one of:",
+                "  PERMIT   the rule that allows it and exactly what would be sent",
+                "           (method and URL, or host and the quoted command line)",
+                "  DENY     the rule that refused it and the reason the agent would see",
+                "  INVALID  the JSON pointer into the arguments that failed, and why",
+                "  ANSWER   a read-only tool the gateway answers from the configuration",
+                "Nothing is executed: no request is sent, no command is run, no journal is written.",
+                "",
+                "Exit status 0 on PERMIT or ANSWER, 6 on DENY or INVALID, 4 when the config does not",
+                "load, 1 on a usage error.");
+    }
+
+    @Override
+    public ExitStatus run(List<String> args, Io io) {
+        String file;
+        String toolName;
+        String arguments;
+        try {
+            Options o = Options.parse(args, Set.of("--config", "--tool", "--arguments"));
+            if (!o.positional().isEmpty()) {
+                throw new Options.UsageException("unexpected argument " + o.positional().get(0));
+            }
+            file = o.require("--config");
+            toolName = o.require("--tool");
+            arguments = o.get("--arguments").orElse("{}");
+        } catch (Options.UsageException e) {
+            io.stderr().println("postern explain: " + e.getMessage() + "\n\n" + help());
+            return ExitStatus.USAGE;
+        }
+        Optional<GatewayConfig> config = ConfigArgument.load(file, io);
+        if (config.isEmpty()) {
+            return ExitStatus.CONFIG_ERROR;
+        }
+        return explain(config.get(), toolName, arguments, io.report());
+    }
+
+    static ExitStatus explain(GatewayConfig config, String toolName, String arguments, PrintStream out) {
+        ToolCatalog catalog = new ToolCatalog(config.policy());
+        Optional<Tool> tool = catalog.find(toolName);
+        if (tool.isEmpty()) {
+            out.println("INVALID: unknown tool \"" + toolName + "\"; this config offers "
+                    + catalog.tools().stream().map(Tool::name).collect(Collectors.joining(", ")));
+            return ExitStatus.CHECK_FAILED;
+        }
+        if (arguments.getBytes(StandardCharsets.UTF_8).length > config.maxFrameBytes()) {
+            out.println("INVALID: the arguments are longer than the config's maxFrameBytes (" + config.maxFrameBytes() + ")");
+            return ExitStatus.CHECK_FAILED;
+        }
+        JsonNode args;
+        try {
+            args = new StrictJson(config.maxFrameBytes()).parse(arguments);
+        } catch (JsonSyntaxError e) {
+            out.println("INVALID: the arguments are not one strict JSON value: " + e.getMessage());
+            return ExitStatus.CHECK_FAILED;
+        }
+        Binding binding = catalog.bind(tool.get(), args);
+        if (binding instanceof Binding.Invalid invalid) {
+            out.println("INVALID at " + (invalid.pointer().isEmpty() ? "/" : invalid.pointer()) + ": " + invalid.message());
+            return ExitStatus.CHECK_FAILED;
+        }
+        if (binding instanceof Binding.Answer) {
+            out.println("ANSWER: " + toolName + " is read-only; the gateway answers it from the configuration, no policy decision is involved");
+            return ExitStatus.OK;
+        }
+        Decision decision = new PolicyEngine(config.policy()).decide(((Binding.ToAction) binding).action());
+        if (decision instanceof Decision.Deny deny) {
+            out.println("DENY by rule " + deny.rule() + ": " + deny.reason());
+            return ExitStatus.CHECK_FAILED;
+        }
+        AuthorizedAction permit = ((Decision.Permit) decision).permit();
+        out.println("PERMIT by rule " + permit.rule());
+        out.println(describe(permit));
+        out.println("(explained only: nothing was sent or run)");
+        return ExitStatus.OK;
+    }
+
+    /** What the executor would do with the permit; names credentials, never their values. */
+    static String describe(AuthorizedAction permit) {
+        StringBuilder b = new StringBuilder();
+        if (permit instanceof AuthorizedHttpRequest h) {
+            b.append("would send: ").append(h.method()).append(' ').append(h.uri().toASCIIString());
+            b.append("\n  target: ").append(h.target().name());
+            for (HeaderField f : h.headers()) {
+                b.append("\n  header: ").append(f.name()).append(": ").append(f.value());
+            }
+            h.body().ifPresent(body -> b.append("\n  body: ").append(body.getBytes(StandardCharsets.UTF_8).length).append(" bytes"));
+            h.target().auth().ifPresent(a -> b.append("\n  auth: ").append(a.scheme().name().toLowerCase(Locale.ROOT))
+                    .append(" with credential ").append(a.credential()).append(", added by the executor"));
+            b.append("\n  limits: timeout ").append(h.target().timeout().toMillis()).append(" ms, at most ")
+                    .append(h.target().maxResponseBytes()).append(" response bytes");
+            if (!h.target().allowPrivateAddresses()) {
+                b.append("; non-public addresses refused at connect time");
+            }
+        } else {
+            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
+            SshHost host = s.host();
+            String address = host.address().contains(":") ? '[' + host.address() + ']' : host.address();
+            b.append("would run on ").append(host.name()).append(" (").append(host.user()).append('@').append(address)
+                    .append(':').append(host.port()).append("): ").append(s.commandLine());
+            b.append("\n  limits: timeout ").append(host.timeout().toSeconds()).append(" s, at most ")
+                    .append(host.maxOutputBytes()).append(" bytes per output stream");
+        }
+        return b.toString();
+    }
+}

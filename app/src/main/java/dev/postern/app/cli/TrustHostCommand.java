@@ -1,0 +1,108 @@
+package dev.postern.app.cli;
+
+import dev.postern.app.ExitStatus;
+import dev.postern.app.config.GatewayConfig;
+import dev.postern.executor.ssh.HostKeyProbe;
+import dev.postern.policy.model.SshHost;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * {@code postern trust-host --config FILE HOST}: reads the key a configured SSH host offers and
+ * prints its fingerprint and the known_hosts line to pin. Trusts nothing and writes nothing.
+ */
+final class TrustHostCommand implements Command {
+    @Override
+    public String name() {
+        return "trust-host";
+    }
+
+    @Override
+    public String summary() {
+        return "trust-host --config FILE HOST\n"
+                + "                               print an SSH host's key fingerprint to pin; trusts nothing";
+    }
+
+    @Override
+    public String help() {
+        return String.join("\n",
+                "usage: postern trust-host --config FILE HOST",
+                "",
+                "Connects to the SSH host named HOST in FILE (its address and port), reads the host key",
+                "it offers, and prints the key's SHA256 fingerprint, the known_hosts line and the",
+                "hostKeyFingerprint value that would pin it. It trusts nothing by itself: it refuses the",
+                "key during the key exchange, never logs in, and writes no file. Compare the fingerprint",
+                "with one taken on the host itself (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub) before",
+                "pinning it. When the host already has a pinned fingerprint, says whether it matches.",
+                "",
+                "Exit status 0 when a key was read (and matches any pin), 6 when the host could not be",
+                "reached or the key differs from the pin, 4 when the config does not load, 1 on a usage",
+                "error.");
+    }
+
+    @Override
+    public ExitStatus run(List<String> args, Io io) {
+        String file;
+        String hostName;
+        try {
+            Options o = Options.parse(args, Set.of("--config"));
+            file = o.require("--config");
+            if (o.positional().size() != 1) {
+                throw new Options.UsageException(o.positional().isEmpty() ? "missing HOST" : "unexpected argument " + o.positional().get(1));
+            }
+            hostName = o.positional().get(0);
+        } catch (Options.UsageException e) {
+            io.stderr().println("postern trust-host: " + e.getMessage() + "\n\n" + help());
+            return ExitStatus.USAGE;
+        }
+        Optional<GatewayConfig> config = ConfigArgument.load(file, io);
+        if (config.isEmpty()) {
+            return ExitStatus.CONFIG_ERROR;
+        }
+        Optional<SshHost> host = config.get().policy().sshHosts().stream().filter(h -> h.name().equals(hostName)).findFirst();
+        if (host.isEmpty()) {
+            String known = config.get().policy().sshHosts().stream().map(SshHost::name).collect(Collectors.joining(", "));
+            io.stderr().println("postern trust-host: no SSH host named \"" + hostName + "\" in " + config.get().file()
+                    + (known.isEmpty() ? " (it configures none)" : "; configured hosts: " + known));
+            return ExitStatus.USAGE;
+        }
+        return probe(host.get(), io);
+    }
+
+    private static ExitStatus probe(SshHost host, Io io) {
+        HostKeyProbe.OfferedKey key;
+        try {
+            key = HostKeyProbe.probe(host.address(), host.port(), host.timeout());
+        } catch (IOException e) {
+            io.stderr().println("postern trust-host: " + host.name() + ": " + e.getMessage());
+            return ExitStatus.CHECK_FAILED;
+        }
+        PrintStream out = io.report();
+        out.println("host " + host.name() + " offered a " + key.type() + " key");
+        out.println("fingerprint: " + key.fingerprint());
+        out.println("known_hosts line: " + key.knownHostsLine());
+        out.println("or in the config: \"hostKeyFingerprint\": \"" + key.fingerprint() + "\"");
+        ExitStatus status = ExitStatus.OK;
+        if (host.hostKeyFingerprint().isPresent()) {
+            String pinned = unpadded(host.hostKeyFingerprint().get());
+            if (pinned.equals(key.fingerprint())) {
+                out.println("this matches the fingerprint the config already pins");
+            } else {
+                out.println("WARNING: this differs from the fingerprint the config pins (" + pinned
+                        + "); the gateway will refuse this host until you find out why");
+                status = ExitStatus.CHECK_FAILED;
+            }
+        }
+        out.println("Nothing was trusted: the key was refused during the key exchange, no login was attempted and no file"
+                + " was written. Check the fingerprint on the host itself before pinning it.");
+        return status;
+    }
+
+    private static String unpadded(String fingerprint) {
+        return fingerprint.replaceAll("=+$", "");
+    }
+}

@@ -1,0 +1,77 @@
+package dev.postern.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.app.journal.HashChain;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a real session writes to the journals: one decisions row per rejection, fingerprints and rule ids, never the input. */
+class JournalContentTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static String call(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}\n";
+    }
+
+    @Test
+    void decisionRowsHoldNoRawFrameContent() throws Exception {
+        String unknownTool = call(2, "marker_unknown_tool", "{}");
+        String schemaInvalid = call(3, "http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:9/v1/x\",\"marker-schema\":1}");
+        String denied = call(4, "http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:9/admin/marker-denied\","
+                + "\"query\":{\"k\":\"marker-denied-query\"}}");
+        String sshDenied = call(5, "ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":\"marker-ssh-arg\"}}");
+        String notJson = "{marker-not-json}\n";
+        SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED
+                + unknownTool + schemaInvalid + denied + sshDenied + notJson);
+
+        h.http.assertNoAttempts();
+        h.ssh.assertNoAttempts();
+        String decisions = Files.readString(dir.resolve(FileAuditJournal.DECISIONS));
+        assertFalse(decisions.contains("marker"), "raw input reached decisions.jsonl:\n" + decisions);
+        List<String> rows = Files.readAllLines(dir.resolve(FileAuditJournal.DECISIONS), StandardCharsets.UTF_8);
+        assertEquals(5, rows.size(), decisions);
+        // Denials are journaled by workers, so rows are compared as a set, not in input order.
+        java.util.Map<String, JsonNode> byFrame = new java.util.HashMap<>();
+        for (String row : rows) {
+            JsonNode node = JSON.readTree(row);
+            byFrame.put(node.get("frame").textValue(), node);
+        }
+        for (String frame : List.of(unknownTool, schemaInvalid, denied, sshDenied, notJson)) {
+            assertTrue(byFrame.containsKey(HashChain.sha256(frame.substring(0, frame.length() - 1))),
+                    "each rejected frame is fingerprinted (without its line end): " + frame);
+        }
+        JsonNode deniedRow = byFrame.get(HashChain.sha256(denied.substring(0, denied.length() - 1)));
+        assertEquals("policy", deniedRow.get("stage").textValue());
+        assertEquals("http.path", deniedRow.get("rule").textValue());
+        assertEquals("json", byFrame.get(HashChain.sha256(notJson.substring(0, notJson.length() - 1))).get("stage").textValue());
+    }
+
+    @Test
+    void anActionWritesItsIntentBeforeItsOutcomeWithoutQueryOrBody() throws Exception {
+        String allowed = call(2, "http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:9/v1/items\","
+                + "\"query\":{\"k\":\"marker-query\"}}");
+        SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED + allowed);
+
+        assertEquals(1, h.http.count());
+        List<String> rows = Files.readAllLines(dir.resolve(FileAuditJournal.ACTIONS), StandardCharsets.UTF_8);
+        assertEquals(2, rows.size());
+        assertEquals("intent", JSON.readTree(rows.get(0)).get("kind").textValue());
+        assertEquals("outcome", JSON.readTree(rows.get(1)).get("kind").textValue());
+        assertFalse(String.join("\n", rows).contains("marker"), String.join("\n", rows));
+        assertTrue(Files.readString(dir.resolve(FileAuditJournal.DECISIONS)).isEmpty(), "an allowed call is no decision row");
+    }
+}

@@ -1,0 +1,176 @@
+package dev.postern.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.postern.app.ExitStatus;
+import dev.postern.fixtures.FakeHttpService;
+import dev.postern.fixtures.FakeSshServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code postern explain} against a config whose target and host are live fakes on loopback, so
+ * every test can prove that explaining sent nothing and ran nothing.
+ */
+class ExplainCommandTest {
+    private static FakeHttpService http;
+    private static FakeSshServer sshd;
+
+    @TempDir
+    Path dir;
+
+    private Path config;
+
+    @BeforeAll
+    static void startFakes() {
+        http = FakeHttpService.start();
+        sshd = FakeSshServer.start();
+    }
+
+    @AfterAll
+    static void stopFakes() {
+        http.close();
+        sshd.close();
+    }
+
+    @BeforeEach
+    void writeConfig() throws Exception {
+        config = dir.resolve("postern.json");
+        Files.writeString(config, """
+                {
+                  "journal": { "directory": "./journal" },
+                  "credentials": {
+                    "api-token": { "env": "POSTERN_EXPLAIN_TEST_UNSET_VARIABLE" },
+                    "deploy-key": { "file": "./no-such-key" }
+                  },
+                  "http": { "targets": [
+                    { "name": "api", "baseUrl": "http://127.0.0.1:%d", "methods": ["GET", "POST"],
+                      "pathPrefixes": ["/v1"], "headers": ["Accept"], "allowPrivateAddresses": true,
+                      "auth": { "credential": "api-token", "scheme": "bearer" } } ] },
+                  "ssh": { "hosts": [
+                    { "name": "web", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "deploy-key",
+                      "hostKeyFingerprint": "%s",
+                      "commands": [ { "name": "tail", "argv": ["tail", "-n", "{lines}", "{file}"],
+                        "params": { "lines": { "type": "integer", "minimum": 1, "maximum": 500 },
+                                    "file": { "type": "string", "pattern": "^/var/log/[^/]+$" } } } ] } ] }
+                }
+                """.formatted(http.port(), sshd.port(), sshd.hostKeyFingerprint()));
+    }
+
+    private CliRun explain(String tool, String arguments) {
+        return CliRun.of("explain", "--config", config.toString(), "--tool", tool, "--arguments", arguments);
+    }
+
+    private void assertNothingRan(CliRun run) {
+        assertEquals(0, http.requestCount(), "explain sent an HTTP request: " + run);
+        assertEquals(0, sshd.commandCount(), "explain ran an SSH command: " + run);
+        assertEquals(0, sshd.authCount(), "explain logged in over SSH: " + run);
+        assertFalse(Files.exists(dir.resolve("journal")), "explain opened the journal: " + run);
+    }
+
+    @Test
+    void aPermittedHttpCallShowsTheRuleAndTheExactRequestWithoutSendingIt() {
+        CliRun run = explain("http_request", "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\","
+                + "\"query\":{\"q\":\"a b\"},\"headers\":{\"Accept\":\"application/json\"},\"body\":\"hello\"}");
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out().startsWith("PERMIT by rule http.target:api\n"), run.out());
+        assertTrue(run.out().contains("would send: POST http://127.0.0.1:" + http.port() + "/v1/items?q=a%20b"), run.out());
+        assertTrue(run.out().contains("header: Accept: application/json"), run.out());
+        assertTrue(run.out().contains("body: 5 bytes"), run.out());
+        assertTrue(run.out().contains("auth: bearer with credential api-token, added by the executor"), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void aPermittedSshCallShowsTheQuotedCommandLineWithoutConnecting() {
+        CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/it's.log\"}}");
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out().startsWith("PERMIT by rule ssh."), run.out());
+        assertTrue(run.out().contains("would run on web (deploy@127.0.0.1:" + sshd.port() + "): 'tail' '-n' '5' '/var/log/it'\\''s.log'"),
+                run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void aDeniedHttpCallShowsTheRuleAndReason() {
+        CliRun run = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/admin\"}");
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertTrue(run.out().startsWith("DENY by rule http.path: "), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void aDeniedSshArgumentShowsTheRule() {
+        CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":501,\"file\":\"/var/log/a\"}}");
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertTrue(run.out().startsWith("DENY by rule ssh.args"), run.out());
+        assertTrue(run.out().contains("lines"), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void argumentsThatFailTheSchemaNameThePointer() {
+        CliRun run = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1/v1\",\"followRedirects\":true}");
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertTrue(run.out().startsWith("INVALID at /followRedirects: "), run.out());
+        CliRun wrongType = explain("ssh_exec", "{\"host\":\"web\",\"command\":7}");
+        assertTrue(wrongType.out().startsWith("INVALID at /command: "), wrongType.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void argumentsThatAreNotStrictJsonAreInvalid() {
+        CliRun run = explain("http_request", "{\"method\":\"GET\",\"method\":\"DELETE\",\"url\":\"http://127.0.0.1/v1\"}");
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertTrue(run.out().startsWith("INVALID: the arguments are not one strict JSON value"), run.out());
+    }
+
+    @Test
+    void anUnknownToolIsInvalidAndTheOfferedToolsAreListed() {
+        CliRun run = explain("shell", "{}");
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertEquals("INVALID: unknown tool \"shell\"; this config offers http_request, ssh_exec, postern_targets\n", run.out());
+    }
+
+    @Test
+    void theReadOnlyToolIsAnsweredWithoutAPolicyDecision() {
+        CliRun run = CliRun.of("explain", "--config", config.toString(), "--tool", "postern_targets");
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out().startsWith("ANSWER: postern_targets is read-only"), run.out());
+    }
+
+    @Test
+    void aConfigThatDoesNotLoadExitsFour() throws Exception {
+        Files.writeString(config, "{}");
+        CliRun run = explain("http_request", "{}");
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals("", run.out());
+        assertTrue(run.err().contains(config.toString()), run.err());
+    }
+
+    @Test
+    void usageErrorsExitOne() {
+        assertEquals(ExitStatus.USAGE, CliRun.of("explain", "--config", config.toString()).exit);
+        assertEquals(ExitStatus.USAGE, CliRun.of("explain", "--tool", "ssh_exec").exit);
+        CliRun stray = CliRun.of("explain", "--config", config.toString(), "--tool", "ssh_exec", "extra");
+        assertEquals(ExitStatus.USAGE, stray.exit);
+        assertTrue(stray.err().contains("unexpected argument extra"), stray.err());
+    }
+
+    @Test
+    void helpIsPrintedOnStdout() {
+        CliRun run = CliRun.of("explain", "--help");
+        assertEquals(ExitStatus.OK, run.exit);
+        assertTrue(run.out().startsWith("usage: postern explain --config FILE --tool NAME"), run.out());
+        assertTrue(run.out().contains("Nothing is executed"), run.out());
+    }
+}

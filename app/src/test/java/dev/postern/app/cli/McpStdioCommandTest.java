@@ -1,0 +1,91 @@
+package dev.postern.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.postern.app.ExitStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code postern mcp-stdio} through the CLI entry: a config that fails to load starts nothing. */
+class McpStdioCommandTest {
+    private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aConfigThatFailsToLoadNeverStartsTheGateway() throws Exception {
+        Path config = dir.resolve("bad.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"http\":{\"targets\":[{\"name\":\"a\","
+                + "\"baseUrl\":\"http://127.0.0.1:9\",\"methods\":[\"GET\"],\"pathPrefixes\":[\"/\"],\"retries\":3}]}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), "no byte on the protocol stream: " + run);
+        assertEquals(0, run.stdinReads.get(), "stdin is never read when the config fails");
+        assertFalse(Files.exists(dir.resolve("journal")), "the journal is never opened");
+        assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0/retries"), run.err());
+    }
+
+    @Test
+    void aMissingConfigFileNeverStartsTheGateway() {
+        Path config = dir.resolve("absent.json");
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertEquals(0, run.stdinReads.get());
+        assertTrue(run.err().contains(config.toString()), run.err());
+    }
+
+    @Test
+    void aMissingConfigOptionIsAUsageErrorOnStderr() {
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio");
+        assertEquals(ExitStatus.USAGE, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertTrue(run.err().contains("--config is required"), run.err());
+    }
+
+    @Test
+    void helpGoesToStderrBecauseStdoutIsTheProtocolStream() {
+        CliRun run = CliRun.of("mcp-stdio", "--help");
+        assertEquals(ExitStatus.OK, run.exit);
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertTrue(run.err().startsWith("usage: postern mcp-stdio --config FILE"), run.err());
+    }
+
+    @Test
+    void aJournalThatCannotBeOpenedFailsStartUpWithNothingOnStdout() throws Exception {
+        // A regular file where the journal directory should be: fails for root too.
+        Files.writeString(dir.resolve("journal"), "not a directory");
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.STARTUP_FAILED, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertEquals(0, run.stdinReads.get(), "no request is read before the journal is open");
+        assertTrue(run.err().contains("cannot open the journal"), run.err());
+    }
+
+    @Test
+    void anActionsJournalThatIsADirectoryFailsStartUpWithNothingOnStdout() throws Exception {
+        // chmod does not bind root; a directory where the file must be does.
+        Files.createDirectories(dir.resolve("journal/actions.jsonl"));
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.STARTUP_FAILED, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), run.toString());
+        assertEquals(0, run.stdinReads.get());
+        assertTrue(run.err().contains("actions.jsonl is not a regular file"), run.err());
+    }
+}

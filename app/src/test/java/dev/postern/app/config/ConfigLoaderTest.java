@@ -1,0 +1,379 @@
+package dev.postern.app.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.SshAuth;
+import dev.postern.policy.model.SshHost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The config loader against DESIGN §4: a full config loads into the kernel's model, and every way a
+ * file can be wrong yields one error naming the file, the JSON pointer and what was expected.
+ */
+class ConfigLoaderTest {
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    @TempDir
+    Path dir;
+
+    /** A config using every section; each case below breaks one thing in a fresh copy. */
+    static ObjectNode full() {
+        ObjectNode root = JSON.objectNode();
+        root.putObject("session").put("maxFrameBytes", 65536).put("maxInFlight", 4);
+        root.putObject("journal").put("directory", "./journal");
+        ObjectNode creds = root.putObject("credentials");
+        creds.putObject("api-token").put("env", "POSTERN_TEST_TOKEN");
+        creds.putObject("deploy-key").put("file", "keys/deploy_ed25519");
+        creds.putObject("web-password").put("env", "POSTERN_TEST_PASSWORD");
+        ObjectNode target = root.putObject("http").putArray("targets").addObject();
+        target.put("name", "api").put("baseUrl", "https://API.Example.com.");
+        target.putArray("methods").add("GET").add("POST");
+        target.putArray("pathPrefixes").add("/v1/").add("/status");
+        target.putArray("headers").add("Accept");
+        target.putObject("auth").put("credential", "api-token").put("scheme", "bearer");
+        target.put("timeoutMs", 2500).put("maxResponseBytes", 4096);
+        ObjectNode host = root.putObject("ssh").putArray("hosts").addObject();
+        host.put("name", "web-1").put("address", "10.0.0.5").put("port", 2222).put("user", "deploy");
+        host.put("identity", "deploy-key").put("knownHosts", "ssh/known_hosts");
+        host.put("timeoutSeconds", 7).put("maxOutputBytes", 2048);
+        ArrayNode commands = host.putArray("commands");
+        commands.addObject().put("name", "uptime").putArray("argv").add("uptime");
+        ObjectNode tail = commands.addObject().put("name", "tail-log");
+        tail.putArray("argv").add("tail").add("-n").add("{lines}").add("{file}");
+        ObjectNode params = tail.putObject("params");
+        params.putObject("lines").put("type", "integer").put("minimum", 1).put("maximum", 500);
+        params.putObject("file").put("type", "string").put("pattern", "^/var/log/[a-z]+\\.log$").put("maxLength", 64);
+        return root;
+    }
+
+    private Path write(ObjectNode config) throws IOException {
+        return write(config.toPrettyString());
+    }
+
+    private Path write(String text) throws IOException {
+        return write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Path write(byte[] bytes) throws IOException {
+        Path file = dir.resolve("postern.json");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private ConfigException refused(ObjectNode config) throws IOException {
+        Path file = write(config);
+        return assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+    }
+
+    private static ObjectNode edit(Consumer<ObjectNode> change) {
+        ObjectNode root = full();
+        change.accept(root);
+        return root;
+    }
+
+    private static ObjectNode target(ObjectNode root) {
+        return (ObjectNode) root.get("http").get("targets").get(0);
+    }
+
+    private static ObjectNode host(ObjectNode root) {
+        return (ObjectNode) root.get("ssh").get("hosts").get(0);
+    }
+
+    private static ObjectNode tail(ObjectNode root) {
+        return (ObjectNode) host(root).get("commands").get(1);
+    }
+
+    private void assertNames(ConfigException e, Path file, String pointer, String expected) {
+        assertEquals(file.toAbsolutePath().normalize(), e.file(), e.getMessage());
+        assertEquals(pointer, e.pointer(), e.getMessage());
+        assertTrue(e.getMessage().startsWith(file.toAbsolutePath().normalize() + " at " + (pointer.isEmpty() ? "/" : pointer) + ": "),
+                e.getMessage());
+        assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains(expected.toLowerCase(java.util.Locale.ROOT)),
+                "message should say what was expected (" + expected + "): " + e.getMessage());
+    }
+
+    @Test
+    void aFullConfigLoadsIntoThePolicyWithPathsResolvedAgainstItsDirectory() throws Exception {
+        Path file = write(full());
+
+        GatewayConfig config = ConfigLoader.load(file);
+
+        assertEquals(65536, config.maxFrameBytes());
+        assertEquals(4, config.maxInFlight());
+        assertEquals(dir.resolve("journal"), config.journalDirectory());
+        assertEquals(new CredentialSource.File(dir.resolve("keys/deploy_ed25519")), config.credentials().get(new CredentialRef("deploy-key")));
+        assertEquals(new CredentialSource.Env("POSTERN_TEST_TOKEN"), config.credentials().get(new CredentialRef("api-token")));
+        HttpTarget t = config.policy().httpTargets().get(0);
+        assertEquals("https://api.example.com:443", t.origin().toUrl(), "host lower-cased, trailing dot dropped, port explicit");
+        assertEquals(Set.of("GET", "POST"), t.methods());
+        assertEquals(List.of("/v1/", "/status"), t.pathPrefixes());
+        assertEquals(Set.of("accept"), t.headers());
+        assertEquals(new CredentialRef("api-token"), t.auth().orElseThrow().credential());
+        assertEquals(Duration.ofMillis(2500), t.timeout());
+        assertEquals(4096, t.maxResponseBytes());
+        assertEquals(false, t.allowPrivateAddresses());
+        SshHost h = config.policy().sshHosts().get(0);
+        assertEquals(2222, h.port());
+        assertEquals(Optional.of(dir.resolve("ssh/known_hosts")), h.knownHosts());
+        assertEquals(new SshAuth.Key(new CredentialRef("deploy-key"), Optional.empty()), h.auth());
+        assertEquals(Duration.ofSeconds(7), h.timeout());
+        ParamSpec lines = h.command("tail-log").orElseThrow().params().get("lines");
+        assertEquals(new ParamSpec.IntegerParam(1, 500), lines);
+    }
+
+    @Test
+    void relativePathsResolveAgainstTheConfigDirectoryNotTheWorkingDirectory() throws Exception {
+        Path nested = Files.createDirectories(dir.resolve("a/b"));
+        Path file = nested.resolve("c.json");
+        Files.writeString(file, edit(r -> ((ObjectNode) r.get("journal")).put("directory", "../j")).toString());
+
+        GatewayConfig config = ConfigLoader.load(nested.resolve("../b/./c.json"));
+
+        assertEquals(dir.resolve("a/j"), config.journalDirectory());
+        assertEquals(dir.resolve("a/b/keys/deploy_ed25519"),
+                ((CredentialSource.File) config.credentials().get(new CredentialRef("deploy-key"))).path());
+        assertEquals(Optional.of(dir.resolve("a/b/ssh/known_hosts")), config.policy().sshHosts().get(0).knownHosts());
+    }
+
+    @Test
+    void absolutePathsAreKeptAsWritten() throws Exception {
+        Path elsewhere = dir.resolve("elsewhere/journal");
+        GatewayConfig config = ConfigLoader.load(write(edit(r -> ((ObjectNode) r.get("journal")).put("directory", elsewhere.toString()))));
+        assertEquals(elsewhere, config.journalDirectory());
+    }
+
+    @Test
+    void theSchemaMemberIsAcceptedForEditors() throws Exception {
+        ObjectNode root = full();
+        root.put("$schema", "https://postern.dev/schema/postern-config.schema.json");
+        assertEquals(1, ConfigLoader.load(write(root)).policy().httpTargets().size());
+    }
+
+    @Test
+    void aMinimalConfigAllowsNothingAndTakesTheDefaults() throws Exception {
+        GatewayConfig config = ConfigLoader.load(write("{\"journal\":{\"directory\":\"j\"}}"));
+        assertTrue(config.policy().httpTargets().isEmpty());
+        assertTrue(config.policy().sshHosts().isEmpty());
+        assertEquals(GatewayConfig.DEFAULT_MAX_FRAME_BYTES, config.maxFrameBytes());
+        assertEquals(GatewayConfig.DEFAULT_MAX_IN_FLIGHT, config.maxInFlight());
+    }
+
+    static Stream<Arguments> unknownKeys() {
+        return Stream.of(
+                Arguments.of("top level", edit(r -> r.put("debug", true)), "/debug"),
+                Arguments.of("session", edit(r -> ((ObjectNode) r.get("session")).put("maxFrames", 1)), "/session/maxFrames"),
+                Arguments.of("journal", edit(r -> ((ObjectNode) r.get("journal")).put("rotate", true)), "/journal/rotate"),
+                Arguments.of("http", edit(r -> ((ObjectNode) r.get("http")).put("proxy", "x")), "/http/proxy"),
+                Arguments.of("http target", edit(r -> target(r).put("followRedirects", true)), "/http/targets/0/followRedirects"),
+                Arguments.of("http auth", edit(r -> ((ObjectNode) target(r).get("auth")).put("token", "x")), "/http/targets/0/auth/token"),
+                Arguments.of("ssh", edit(r -> ((ObjectNode) r.get("ssh")).put("agent", true)), "/ssh/agent"),
+                Arguments.of("ssh host", edit(r -> host(r).put("forwardAgent", true)), "/ssh/hosts/0/forwardAgent"),
+                Arguments.of("ssh command", edit(r -> tail(r).put("shell", true)), "/ssh/hosts/0/commands/1/shell"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unknownKeys")
+    void anUnknownKeyAtAnyLevelIsNamedByItsPointer(String level, ObjectNode config, String pointer) throws Exception {
+        ConfigException e = refused(config);
+        assertNames(e, dir.resolve("postern.json"), pointer, pointer.substring(pointer.lastIndexOf('/') + 1));
+    }
+
+    @Test
+    void anUnknownKeyInsideACredentialOrParamIsReportedAtThatEntry() throws Exception {
+        // credentials and params are oneOf alternatives; the error names the entry that matched none.
+        ConfigException cred = refused(edit(r -> ((ObjectNode) r.get("credentials").get("api-token")).put("value", "s3cret")));
+        assertTrue(cred.pointer().startsWith("/credentials/api-token"), cred.getMessage());
+        assertTrue(!cred.getMessage().contains("s3cret"), "the message must not echo a would-be inline secret: " + cred.getMessage());
+        ConfigException param = refused(edit(r -> ((ObjectNode) tail(r).get("params").get("lines")).put("default", 5)));
+        assertTrue(param.pointer().startsWith("/ssh/hosts/0/commands/1/params/lines"), param.getMessage());
+    }
+
+    static Stream<Arguments> wrongTypes() {
+        return Stream.of(
+                Arguments.of(edit(r -> ((ObjectNode) r.get("session")).put("maxFrameBytes", "big")), "/session/maxFrameBytes", "integer"),
+                Arguments.of(edit(r -> ((ObjectNode) r.get("session")).put("maxInFlight", 2.5)), "/session/maxInFlight", "integer"),
+                Arguments.of(edit(r -> r.put("journal", "./j")), "/journal", "object"),
+                Arguments.of(edit(r -> target(r).put("methods", "GET")), "/http/targets/0/methods", "array"),
+                Arguments.of(edit(r -> target(r).put("allowPrivateAddresses", "yes")), "/http/targets/0/allowPrivateAddresses", "boolean"),
+                Arguments.of(edit(r -> host(r).put("port", "22")), "/ssh/hosts/0/port", "integer"),
+                Arguments.of(edit(r -> host(r).put("port", 70000)), "/ssh/hosts/0/port", "65535"),
+                Arguments.of(edit(r -> ((ArrayNode) tail(r).get("argv")).add(7)), "/ssh/hosts/0/commands/1/argv/4", "string"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("wrongTypes")
+    void aWrongTypeIsNamedByItsPointerWithTheExpectedType(ObjectNode config, String pointer, String expected) throws Exception {
+        assertNames(refused(config), dir.resolve("postern.json"), pointer, expected);
+    }
+
+    @Test
+    void aMissingRequiredMemberIsNamed() throws Exception {
+        assertNames(refused(edit(r -> r.remove("journal"))), dir.resolve("postern.json"), "/journal", "journal");
+        assertNames(refused(edit(r -> target(r).remove("pathPrefixes"))), dir.resolve("postern.json"),
+                "/http/targets/0/pathPrefixes", "pathPrefixes");
+    }
+
+    @Test
+    void aTargetNamingAnUndefinedCredentialIsRefused() throws Exception {
+        ConfigException e = refused(edit(r -> ((ObjectNode) target(r).get("auth")).put("credential", "no-such-token")));
+        assertNames(e, dir.resolve("postern.json"), "/http/targets/0/auth/credential", "credential defined under /credentials");
+        assertTrue(e.getMessage().contains("no-such-token"), e.getMessage());
+    }
+
+    @Test
+    void aHostNamingAnUndefinedIdentityOrPassphraseIsRefused() throws Exception {
+        assertNames(refused(edit(r -> host(r).put("identity", "nope"))), dir.resolve("postern.json"),
+                "/ssh/hosts/0/identity", "credential defined under /credentials");
+        assertNames(refused(edit(r -> host(r).put("passphrase", "nope"))), dir.resolve("postern.json"),
+                "/ssh/hosts/0/passphrase", "credential defined under /credentials");
+    }
+
+    static Stream<Arguments> badBaseUrls() {
+        return Stream.of(
+                Arguments.of("https://api.example.com/v1", "path"),
+                Arguments.of("https://user:pw@api.example.com", "user info"),
+                Arguments.of("https://api.example.com?x=1", "query"),
+                Arguments.of("https://api.example.com#top", "fragment"),
+                Arguments.of("https:///v1", "host"),
+                Arguments.of("https://api example.com", "not a URL"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badBaseUrls")
+    void aBadBaseUrlIsNamedWithWhatIsWrong(String baseUrl, String expected) throws Exception {
+        ConfigException e = refused(edit(r -> target(r).put("baseUrl", baseUrl)));
+        assertNames(e, dir.resolve("postern.json"), "/http/targets/0/baseUrl", expected);
+    }
+
+    @Test
+    void aBaseUrlWithAnotherSchemeFailsTheSchema() throws Exception {
+        assertNames(refused(edit(r -> target(r).put("baseUrl", "ftp://files.example.com"))), dir.resolve("postern.json"),
+                "/http/targets/0/baseUrl", "^https?://");
+    }
+
+    @Test
+    void aHostWithBothIdentityAndPasswordIsRefused() throws Exception {
+        ConfigException e = refused(edit(r -> host(r).put("password", "web-password")));
+        assertNames(e, dir.resolve("postern.json"), "/ssh/hosts/0", "exactly one of \"identity\" or \"password\"");
+    }
+
+    @Test
+    void aHostWithNeitherIdentityNorPasswordIsRefused() throws Exception {
+        ConfigException e = refused(edit(r -> host(r).remove("identity")));
+        assertNames(e, dir.resolve("postern.json"), "/ssh/hosts/0", "exactly one of \"identity\" or \"password\"");
+    }
+
+    @Test
+    void aPassphraseWithPasswordAuthenticationIsRefused() throws Exception {
+        ConfigException e = refused(edit(r -> { host(r).remove("identity"); host(r).put("password", "web-password").put("passphrase", "web-password"); }));
+        assertNames(e, dir.resolve("postern.json"), "/ssh/hosts/0/passphrase", "no passphrase");
+    }
+
+    @Test
+    void aHostWithoutKnownHostsOrFingerprintIsRefused() throws Exception {
+        ConfigException e = refused(edit(r -> host(r).remove("knownHosts")));
+        assertNames(e, dir.resolve("postern.json"), "/ssh/hosts/0", "knownHosts or hostKeyFingerprint");
+    }
+
+    @Test
+    void anInvalidRegexInAParamPatternIsNamedWithTheRegexError() throws Exception {
+        ConfigException e = refused(edit(r -> ((ObjectNode) tail(r).get("params").get("file")).put("pattern", "^/var/log/(unclosed")));
+        assertNames(e, dir.resolve("postern.json"), "/ssh/hosts/0/commands/1/params/file/pattern", "a valid regular expression");
+    }
+
+    @Test
+    void aPlaceholderWithoutAParamIsRefusedAtItsCommand() throws Exception {
+        ConfigException e = refused(edit(r -> ((ObjectNode) tail(r).get("params")).remove("file")));
+        assertEquals("/ssh/hosts/0/commands/1", e.pointer(), e.getMessage());
+        assertTrue(e.getMessage().contains("file"), e.getMessage());
+    }
+
+    @Test
+    void malformedJsonNamesTheFileAndNoPointer() throws Exception {
+        Path file = write("{\"journal\": {\"directory\": \"j\"},}");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals(file, e.file());
+        assertNull(e.pointer());
+        assertTrue(e.getMessage().startsWith(file + ": one strict JSON object"), e.getMessage());
+    }
+
+    @Test
+    void trailingContentAfterTheObjectIsRefused() throws Exception {
+        Path file = write("{\"journal\": {\"directory\": \"j\"}} {}");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertTrue(e.getMessage().contains("one strict JSON object"), e.getMessage());
+    }
+
+    @Test
+    void duplicateKeysAreRefusedRatherThanLastOneWins() throws Exception {
+        // Last-one-wins would let a later "methods" silently widen what an earlier one allowed.
+        Path file = write("{\"journal\": {\"directory\": \"j\"}, \"journal\": {\"directory\": \"k\"}}");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertNull(e.pointer());
+        assertTrue(e.getMessage().contains("one strict JSON object") && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("duplicate"),
+                e.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsRefused() throws Exception {
+        byte[] latin1 = "{\"journal\": {\"directory\": \"journ\u00e9l\"}}".getBytes(StandardCharsets.ISO_8859_1);
+        Path file = write(latin1);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals(file + ": UTF-8 text", e.getMessage());
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Path file = dir.resolve("absent.json");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals(file, e.file());
+        assertTrue(e.getMessage().startsWith(file + ": a readable file"), e.getMessage());
+    }
+
+    @Test
+    void aTopLevelArrayIsRefusedByTheSchema() throws Exception {
+        Path file = write("[]");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals("", e.pointer());
+        assertTrue(e.getMessage().startsWith(file + " at /: "), e.getMessage());
+    }
+
+    @Test
+    void aPathPrefixThatCouldNeverMatchIsRefusedNamingPathPrefixes() throws Exception {
+        for (String prefix : List.of("/search?q=", "/docs#top", "/admin;x=1", "/my files")) {
+            ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("pathPrefixes")).add(prefix)));
+            assertNames(e, dir.resolve("postern.json"), "/http/targets/0", "pathPrefixes");
+            assertTrue(e.getMessage().contains(prefix), e.getMessage());
+        }
+    }
+
+    @Test
+    void aLowerCaseMethodIsRefusedNamingMethods() throws Exception {
+        // The schema's pattern catches it first, at the element's pointer.
+        ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("methods")).add("get")));
+        assertEquals("/http/targets/0/methods/2", e.pointer(), e.getMessage());
+    }
+}
