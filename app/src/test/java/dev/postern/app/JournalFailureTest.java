@@ -75,7 +75,7 @@ class JournalFailureTest {
 
     private static void assertJournalUnavailable(JsonNode result) {
         assertTrue(result.get("isError").asBoolean(), result.toString());
-        assertEquals("JOURNAL_UNAVAILABLE", result.get("structuredContent").get("error").get("code").textValue(), result.toString());
+        assertEquals("JOURNAL_UNAVAILABLE", dev.postern.fixtures.ToolErrors.error(result).get("code").textValue(), result.toString());
     }
 
     @Test

@@ -75,7 +75,7 @@ class SeamTest {
         h.http.assertNoAttempts();
         JsonNode result = JSON.readTree(h.lines().get(1)).get("result");
         assertTrue(result.get("isError").asBoolean());
-        assertEquals("http.path", result.get("structuredContent").get("error").get("rule").textValue());
+        assertEquals("http.path", dev.postern.fixtures.ToolErrors.error(result).get("rule").textValue());
         assertTrue(Files.readString(dir.resolve("decisions.jsonl")).contains("\"rule\":\"http.path\""));
         assertEquals(ExitStatus.OK, h.exit);
     }

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,9 +104,6 @@ class InspectorCliIT {
     }
 
     @Test
-    @Disabled("protocol incompatibility (reported): the Inspector's SDK (1.32.2) rejects error results whose"
-            + " structuredContent does not match the tool's outputSchema (-32602), so it prints an error and exits 1"
-            + " instead of showing isError: true; remove once protocol/tools/ToolResults is fixed")
     void inspectorShowsTheDenialAsAnErrorResult() throws Exception {
         Run run = inspector("--method", "tools/call", "--tool-name", "http_request",
                 "--tool-arg", "method=GET", "url=" + gateway.deniedUrl());

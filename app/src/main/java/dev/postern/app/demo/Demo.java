@@ -3,6 +3,7 @@ package dev.postern.app.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.ExitStatus;
 import java.io.IOException;
@@ -153,10 +154,23 @@ public final class Demo {
         return all;
     }
 
+    /** A failed tool result's error: the JSON {"error":{...}} of its text content, or a missing node. */
+    private JsonNode toolError(JsonNode result) {
+        if (!result.path("isError").asBoolean(false)) {
+            return MissingNode.getInstance();
+        }
+        try {
+            return json.readTree(result.path("content").path(0).path("text").asText()).path("error");
+        } catch (IOException e) {
+            return MissingNode.getInstance();
+        }
+    }
+
     /** Prints what the answer means and says whether it is what the step expects. */
     private boolean explain(Step step, JsonNode answer, Path actionsJournal) throws IOException {
         JsonNode result = answer.path("result");
         JsonNode structured = result.path("structuredContent");
+        JsonNode error = toolError(result);
         switch (step.expect()) {
             case RESULT:
                 if (!answer.has("result")) {
@@ -170,22 +184,22 @@ public final class Demo {
                 out.detail("-> " + describeOutcome(structured));
                 return result.path("isError").isBoolean() && !result.path("isError").booleanValue();
             case DENIED:
-                out.detail(out.denied("DENIED") + " by rule " + structured.path("error").path("rule").asText("?")
-                        + ": " + structured.path("error").path("message").asText(""));
+                out.detail(out.denied("DENIED") + " by rule " + error.path("rule").asText("?")
+                        + ": " + error.path("message").asText(""));
                 out.detail("-> a tool result with isError true; nothing was sent anywhere");
                 return result.path("isError").booleanValue()
-                        && structured.path("error").path("code").asText("").equals("POLICY_DENIED");
+                        && error.path("code").asText("").equals("POLICY_DENIED");
             case INVALID_ARGUMENTS:
                 out.detail(out.rejected("REJECTED") + " by the tool's input schema at "
-                        + pointer(structured.path("error").path("pointer").asText("")) + ": " + structured.path("error").path("message").asText(""));
+                        + pointer(error.path("pointer").asText("")) + ": " + error.path("message").asText(""));
                 out.detail("-> a tool result with isError true; the policy was never asked, nothing was sent");
                 return result.path("isError").booleanValue()
-                        && structured.path("error").path("code").asText("").equals("INVALID_ARGUMENTS");
+                        && error.path("code").asText("").equals("INVALID_ARGUMENTS");
             case SESSION_CLOSED:
-                JsonNode error = answer.path("error");
-                out.detail(out.rejected("REJECTED") + " before JSON-RPC: error " + error.path("code").asText("?") + " "
-                        + error.path("message").asText("") + ", id null; the gateway ends the session");
-                return error.path("code").asInt() == -32700 && answer.path("id").isNull();
+                JsonNode rpcError = answer.path("error");
+                out.detail(out.rejected("REJECTED") + " before JSON-RPC: error " + rpcError.path("code").asText("?") + " "
+                        + rpcError.path("message").asText("") + ", id null; the gateway ends the session");
+                return rpcError.path("code").asInt() == -32700 && answer.path("id").isNull();
             default:
                 throw new IllegalStateException("a step that expects no answer got one: " + step);
         }

@@ -163,7 +163,7 @@ public record CorpusCase(String name, String file, Prefix prefix, boolean suffix
         } else if (expect.startsWith("tool-error:")) {
             JsonNode r = answer.get("result");
             assertTrue(r != null && r.get("isError").asBoolean(), "an isError tool result — " + where);
-            assertEquals(expect.substring("tool-error:".length()), r.get("structuredContent").get("error").get("code").textValue(), where);
+            assertEquals(expect.substring("tool-error:".length()), dev.postern.fixtures.ToolErrors.error(r).get("code").textValue(), where);
         } else {
             assertTrue(answer.has("error"), "an error response — " + where);
             assertEquals(Integer.parseInt(expect), answer.get("error").get("code").asInt(), where);

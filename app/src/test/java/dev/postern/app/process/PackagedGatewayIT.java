@@ -101,8 +101,8 @@ class PackagedGatewayIT {
         assertFalse(sshOk.get("isError").asBoolean(), sshOk.toString());
         assertEquals(ssh.hostKeyFingerprint(), sshOk.get("structuredContent").get("hostKeyFingerprint").textValue());
 
-        assertEquals("http.path", byId.get(5).get("result").get("structuredContent").get("error").get("rule").textValue());
-        assertEquals("ssh.args.pattern", byId.get(6).get("result").get("structuredContent").get("error").get("rule").textValue());
+        assertEquals("http.path", dev.postern.fixtures.ToolErrors.error(byId.get(5).get("result")).get("rule").textValue());
+        assertEquals("ssh.args.pattern", dev.postern.fixtures.ToolErrors.error(byId.get(6).get("result")).get("rule").textValue());
         assertTrue(Files.exists(dir.resolve("journal").resolve("actions.jsonl")), "the journal resolves against the config's directory");
     }
 

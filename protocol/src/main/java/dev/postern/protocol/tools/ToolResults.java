@@ -17,9 +17,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Renders outcomes, denials and argument failures as MCP {@code CallToolResult} objects: the
- * structured content, and the same JSON as one text content item. Bytes that are not valid UTF-8
- * (or a body whose media type is not textual) come back as base64, never lossily. Stateless.
+ * Renders outcomes, denials and argument failures as MCP {@code CallToolResult} objects. A success
+ * carries {@code structuredContent} (valid against the tool's output schema) and the same JSON as one
+ * text content item. A failure ({@code isError: true}) carries only the text item, holding the JSON
+ * {@code {"error":{code, message, rule?, pointer?}}}: MCP requires structured content to match the
+ * output schema, which describes success, and strict clients (the TypeScript SDK) reject a result
+ * that does not. Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
+ * as base64, never lossily. Stateless.
  */
 public final class ToolResults {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -45,13 +49,13 @@ public final class ToolResults {
     public static ObjectNode denied(Decision.Deny deny) {
         ObjectNode e = errorObject("POLICY_DENIED", deny.reason());
         e.put("rule", deny.rule());
-        return wrapError(e, "denied by rule " + deny.rule() + ": " + deny.reason());
+        return wrapError(e);
     }
 
     public static ObjectNode invalidArguments(Binding.Invalid invalid) {
         ObjectNode e = errorObject("INVALID_ARGUMENTS", invalid.message());
         e.put("pointer", invalid.pointer());
-        return wrapError(e, "invalid arguments at " + (invalid.pointer().isEmpty() ? "/" : invalid.pointer()) + ": " + invalid.message());
+        return wrapError(e);
     }
 
     private static ObjectNode error(String code, String message, String rule) {
@@ -59,7 +63,7 @@ public final class ToolResults {
         if (rule != null) {
             e.put("rule", rule);
         }
-        return wrapError(e, code + ": " + message);
+        return wrapError(e);
     }
 
     private static ObjectNode errorObject(String code, String message) {
@@ -69,12 +73,11 @@ public final class ToolResults {
         return e;
     }
 
-    private static ObjectNode wrapError(ObjectNode error, String text) {
-        ObjectNode structured = JSON.objectNode();
-        structured.set("error", error);
+    private static ObjectNode wrapError(ObjectNode error) {
+        ObjectNode body = JSON.objectNode();
+        body.set("error", error);
         ObjectNode result = JSON.objectNode();
-        result.putArray("content").addObject().put("type", "text").put("text", text);
-        result.set("structuredContent", structured);
+        result.putArray("content").addObject().put("type", "text").put("text", body.toString());
         result.put("isError", true);
         return result;
     }

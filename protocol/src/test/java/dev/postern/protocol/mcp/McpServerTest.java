@@ -182,7 +182,8 @@ class McpServerTest {
         Inbound.Respond r = assertInstanceOf(Inbound.Respond.class, in);
         JsonNode result = line(r).get("result");
         assertTrue(result.get("isError").asBoolean());
-        assertEquals("/extra", result.get("structuredContent").get("error").get("pointer").textValue());
+        assertEquals("/extra", JSON.readTree(result.get("content").get(0).get("text").textValue()).get("error").get("pointer").textValue());
+        assertTrue(!result.has("structuredContent"), "an error result carries no structured content");
         assertEquals(Stage.SCHEMA, r.rejection().orElseThrow().stage());
     }
 
