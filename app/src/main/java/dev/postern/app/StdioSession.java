@@ -122,16 +122,10 @@ public final class StdioSession {
             return false;
         }
         if (inbound instanceof Inbound.Execute e) {
-            if (inFlight.containsKey(e.id())) {
-                journal.rejected(new Rejection(Stage.JSONRPC, "DUPLICATE_ID", Optional.empty(), e.frameSha256()));
-                closeWith(mcp.errorLine(e.id(), ErrorCode.INVALID_REQUEST, "invalid request: id is already in flight"));
-                return false;
-            }
-            slots.acquire();
-            Cancellation cancellation = new Cancellation();
-            inFlight.put(e.id(), cancellation);
-            workers.execute(() -> perform(e, cancellation));
-            return true;
+            return start(e, this::emit);
+        }
+        if (inbound instanceof Inbound.Batch b) {
+            return batch(b);
         }
         if (inbound instanceof Inbound.Cancel c) {
             Cancellation cancellation = inFlight.get(c.id());
@@ -147,8 +141,55 @@ public final class StdioSession {
         return true;
     }
 
+    /** Starts a tool call on a worker once a slot is free; false (session over) on a duplicate id. */
+    private boolean start(Inbound.Execute e, Answer answer) throws InterruptedException {
+        if (inFlight.containsKey(e.id())) {
+            journal.rejected(new Rejection(Stage.JSONRPC, "DUPLICATE_ID", Optional.empty(), e.frameSha256()));
+            closeWith(mcp.errorLine(e.id(), ErrorCode.INVALID_REQUEST, "invalid request: id is already in flight"));
+            return false;
+        }
+        slots.acquire();
+        Cancellation cancellation = new Cancellation();
+        inFlight.put(e.id(), cancellation);
+        workers.execute(() -> perform(e, cancellation, answer));
+        return true;
+    }
+
+    /**
+     * A 2025-03-26 batch: responses collected and written as one array line once the last part is
+     * answered; nothing is written when no part has a response.
+     */
+    private boolean batch(Inbound.Batch batch) throws InterruptedException {
+        int expected = 0;
+        for (Inbound part : batch.parts()) {
+            if (part instanceof Inbound.Respond || part instanceof Inbound.Execute) {
+                expected++;
+            }
+        }
+        BatchResponse response = new BatchResponse(expected, this::emit);
+        for (Inbound part : batch.parts()) {
+            if (part instanceof Inbound.Respond r) {
+                r.rejection().ifPresent(journal::rejected);
+                response.add(r.line());
+            } else if (part instanceof Inbound.Execute e) {
+                if (!start(e, response)) {
+                    return false;
+                }
+            } else if (!handle(part)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Where a tool call's response line goes: straight out, or into its batch. {@code null} means suppressed. */
+    @FunctionalInterface
+    interface Answer {
+        void accept(String lineOrNull);
+    }
+
     /** Decides, journals and executes one tool call on a worker thread, then answers it. */
-    private void perform(Inbound.Execute call, Cancellation cancellation) {
+    private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
         String line;
         try {
             Decision decision = engine.decide(call.action());
@@ -165,9 +206,7 @@ public final class StdioSession {
             inFlight.remove(call.id());
         }
         try {
-            if (!cancellation.isCancelled()) {
-                emit(line);
-            }
+            answer.accept(cancellation.isCancelled() ? null : line);
         } finally {
             slots.release();
         }
@@ -189,6 +228,9 @@ public final class StdioSession {
     }
 
     private void emit(String line) {
+        if (line == null) {
+            return;
+        }
         boolean justBroke = false;
         synchronized (writeLock) {
             if (closed || broken) {

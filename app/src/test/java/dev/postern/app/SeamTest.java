@@ -79,4 +79,29 @@ class SeamTest {
         assertTrue(Files.readString(dir.resolve("decisions.jsonl")).contains("\"rule\":\"http.path\""));
         assertEquals(ExitStatus.OK, h.exit);
     }
+
+    @Test
+    void aBatchInA20250326SessionRunsEveryPartOnceAndAnswersInOneArray() throws Exception {
+        String call1 = SessionHarness.httpCall(21, "marker-batch-a").strip();
+        String call2 = SessionHarness.httpCall(22, "marker-batch-b").strip();
+        SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT.replace("2025-06-18", "2025-03-26")
+                + SessionHarness.INITIALIZED + "[" + call1 + "," + call2 + "]\n");
+
+        assertEquals(2, h.http.count());
+        assertEquals(ExitStatus.OK, h.exit);
+        List<String> lines = h.lines();
+        assertEquals(2, lines.size(), String.join("\n", lines));
+        JsonNode array = JSON.readTree(lines.get(1));
+        assertTrue(array.isArray() && array.size() == 2, array.toString());
+    }
+
+    @Test
+    void aBatchWithOneInvalidElementRunsNothing() throws Exception {
+        String call1 = SessionHarness.httpCall(21, "marker-batch-bad").strip();
+        SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT.replace("2025-06-18", "2025-03-26")
+                + SessionHarness.INITIALIZED + "[" + call1 + ",{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}]\n");
+
+        h.http.assertNoAttempts();
+        assertEquals(ExitStatus.PROTOCOL_ERROR, h.exit);
+    }
 }

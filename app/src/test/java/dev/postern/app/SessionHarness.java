@@ -44,10 +44,16 @@ final class SessionHarness {
     final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     final Path journalDir;
+    final Policy policy;
     ExitStatus exit;
 
     SessionHarness(Path journalDir) {
+        this(journalDir, policy());
+    }
+
+    SessionHarness(Path journalDir, Policy policy) {
         this.journalDir = journalDir;
+        this.policy = policy;
     }
 
     static Policy policy() {
@@ -67,7 +73,6 @@ final class SessionHarness {
     }
 
     SessionHarness run(byte[] input) throws IOException {
-        Policy policy = policy();
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
         try (FileAuditJournal journal = FileAuditJournal.open(journalDir, diagnostics);
                 Dispatcher dispatcher = new Dispatcher(List.of(http, ssh))) {

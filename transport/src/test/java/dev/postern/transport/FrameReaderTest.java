@@ -131,6 +131,23 @@ class FrameReaderTest {
                 readAll(ascii("1234567890123456" + terminator), 1, 16));
     }
 
+    @ParameterizedTest(name = "fed {0} bytes per read")
+    @ValueSource(ints = {1, 2, 3, FrameReader.CHUNK_BYTES})
+    void limitCountsBytesNotCharacters(int chunk) {
+        byte[] line = "\u00e9\u00e9\u00e9".getBytes(StandardCharsets.UTF_8);
+        assertEquals(6, line.length);
+        assertResults(List.of(Frame.of("\u00e9\u00e9\u00e9"), new EndOfInput()), readAll(concat(line, hex("0D 0A")), chunk, 6));
+        assertResults(List.of(error(Kind.TOO_LONG, java.util.Arrays.copyOf(line, 5))), readAll(concat(line, hex("0A")), chunk, 5));
+    }
+
+    @ParameterizedTest(name = "fed {0} bytes per read")
+    @ValueSource(ints = {1, 2, 3, FrameReader.CHUNK_BYTES})
+    void nulByteIsFramedAndLeftToTheJsonStage(int chunk) {
+        // Framing judges bytes, not content: a NUL is valid UTF-8, and strict JSON refuses it
+        // outside a string and unescaped inside one (the corpus proves that end to end).
+        assertResults(List.of(Frame.of("{\u0000}"), new EndOfInput()), readAll(hex("7B 00 7D 0A"), chunk, LIMIT));
+    }
+
     @Test
     void lineOfExactlyTheLimitCutOffIsTruncated() {
         assertResults(List.of(error(Kind.TRUNCATED, ascii("1234567890123456"))),

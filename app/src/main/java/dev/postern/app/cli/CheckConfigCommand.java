@@ -7,8 +7,6 @@ import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /** {@code postern check-config --config FILE}: validates a config and prints what it allows. */
@@ -34,23 +32,10 @@ final class CheckConfigCommand implements Command {
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        String file;
-        try {
-            Options o = Options.parse(args, Set.of("--config"));
-            if (!o.positional().isEmpty()) {
-                throw new Options.UsageException("unexpected argument " + o.positional().get(0));
-            }
-            file = o.require("--config");
-        } catch (Options.UsageException e) {
-            io.stderr().println("postern check-config: " + e.getMessage() + "\n\n" + help());
-            return ExitStatus.USAGE;
-        }
-        Optional<GatewayConfig> config = ConfigArgument.load(file, io);
-        if (config.isEmpty()) {
-            return ExitStatus.CONFIG_ERROR;
-        }
-        io.report().println(describe(config.get()));
-        return ExitStatus.OK;
+        return ConfigArgument.withConfig(args, this, io, config -> {
+            io.report().println(describe(config));
+            return ExitStatus.OK;
+        });
     }
 
     static String describe(GatewayConfig config) {

@@ -1,14 +1,37 @@
 package dev.postern.app.cli;
 
+import dev.postern.app.ExitStatus;
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 
-/** Loads the config named by {@code --config}, reporting a failure on stderr. */
+/** The {@code --config FILE} argument: parsed strictly, loaded, failures reported on stderr. */
 final class ConfigArgument {
     private ConfigArgument() {
+    }
+
+    /**
+     * For commands whose only argument is {@code --config FILE}: runs {@code then} on the loaded
+     * config, or reports a usage error (status 1) or an invalid config (status 4).
+     */
+    static ExitStatus withConfig(List<String> args, Command command, Io io, Function<GatewayConfig, ExitStatus> then) {
+        String file;
+        try {
+            Options o = Options.parse(args, Set.of("--config"));
+            if (!o.positional().isEmpty()) {
+                throw new Options.UsageException("unexpected argument " + o.positional().get(0));
+            }
+            file = o.require("--config");
+        } catch (Options.UsageException e) {
+            io.stderr().println("postern " + command.name() + ": " + e.getMessage() + "\n\n" + command.help());
+            return ExitStatus.USAGE;
+        }
+        return load(file, io).map(then).orElse(ExitStatus.CONFIG_ERROR);
     }
 
     static Optional<GatewayConfig> load(String file, Io io) {

@@ -2,10 +2,7 @@ package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
-import dev.postern.app.config.GatewayConfig;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 
 /** {@code postern mcp-stdio --config FILE}: the gateway. stdout carries protocol lines only. */
 final class McpStdioCommand implements Command {
@@ -31,21 +28,7 @@ final class McpStdioCommand implements Command {
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        String file;
-        try {
-            Options o = Options.parse(args, Set.of("--config"));
-            if (!o.positional().isEmpty()) {
-                throw new Options.UsageException("unexpected argument " + o.positional().get(0));
-            }
-            file = o.require("--config");
-        } catch (Options.UsageException e) {
-            io.stderr().println("postern mcp-stdio: " + e.getMessage() + "\n\n" + help());
-            return ExitStatus.USAGE;
-        }
-        Optional<GatewayConfig> config = ConfigArgument.load(file, io);
-        if (config.isEmpty()) {
-            return ExitStatus.CONFIG_ERROR;
-        }
-        return Gateway.serve(config.get(), io.stdin(), io.stdout(), io.stderr());
+        return ConfigArgument.withConfig(args, this, io,
+                config -> Gateway.serve(config, io.stdin(), io.stdout(), io.stderr()));
     }
 }

@@ -39,10 +39,24 @@ final class LauncherProcess {
         return launcher;
     }
 
+    /** The runnable jar the launcher starts, for tests that start it without the launcher. */
+    static Path jar() throws IOException {
+        Path target = Path.of("").toAbsolutePath().resolve("target");
+        try (var files = Files.list(target)) {
+            return files.filter(f -> f.getFileName().toString().matches("postern-\\d.*\\.jar"))
+                    .findFirst().orElseThrow(() -> new AssertionError("the packaged jar is missing under " + target));
+        }
+    }
+
     static LauncherProcess run(List<String> args, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(launcher().toString());
         command.addAll(args);
+        return exec(command, stdin, workingDir, env);
+    }
+
+    /** Runs {@code command} as given (not through the launcher), feeding {@code stdin} and then end of input. */
+    static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -59,6 +73,99 @@ final class LauncherProcess {
                     + new String(err.getNow(new byte[0]), StandardCharsets.UTF_8));
         }
         return new LauncherProcess(command, out.get(30, TimeUnit.SECONDS), err.get(30, TimeUnit.SECONDS), p.exitValue());
+    }
+
+    /** Starts the launcher and leaves stdin open, for tests that talk to it step by step. */
+    static Running start(List<String> args, Path workingDir, Map<String, String> env) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(launcher().toString());
+        command.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
+        pb.environment().putAll(env);
+        return new Running(command, pb.start());
+    }
+
+    /**
+     * A launcher process in progress: lines are written to its stdin one at a time, its stdout is
+     * read line by line (every byte kept for the transcript), stderr is collected in the background.
+     */
+    static final class Running implements AutoCloseable {
+        final List<String> command;
+        private final Process process;
+        private final OutputStream stdin;
+        private final InputStream stdout;
+        private final ByteArrayOutputStream stdoutSeen = new ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> stderr;
+
+        private Running(List<String> command, Process process) {
+            this.command = command;
+            this.process = process;
+            this.stdin = process.getOutputStream();
+            this.stdout = process.getInputStream();
+            this.stderr = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()));
+        }
+
+        void send(String line) throws IOException {
+            stdin.write(line.getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        }
+
+        /** Blocks until one whole line has arrived on stdout and returns it without its LF. */
+        String readLine() throws IOException {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            while (true) {
+                int b = stdout.read();
+                if (b < 0) {
+                    throw new AssertionError("stdout ended before a whole line: " + line + "\n" + describe());
+                }
+                stdoutSeen.write(b);
+                if (b == '\n') {
+                    return line.toString(StandardCharsets.UTF_8);
+                }
+                line.write(b);
+            }
+        }
+
+        /** Closes the reading end of stdout: the next protocol write fails with EPIPE. */
+        void closeStdout() throws IOException {
+            stdout.close();
+        }
+
+        void closeStdin() throws IOException {
+            stdin.close();
+        }
+
+        /** Waits up to {@code seconds} for the exit status; fails if the process is still running. */
+        int waitFor(long seconds) throws InterruptedException {
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                throw new AssertionError("postern did not exit within " + seconds + " s\n" + describe());
+            }
+            return process.exitValue();
+        }
+
+        /** Everything stdout carried: what was read line by line, then the rest up to its end. */
+        byte[] transcript() throws IOException {
+            stdoutSeen.write(stdout.readAllBytes());
+            return stdoutSeen.toByteArray();
+        }
+
+        byte[] stderr() {
+            try {
+                return stderr.get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                return ("(stderr not collected: " + e + ")").getBytes(StandardCharsets.UTF_8);
+            }
+        }
+
+        String describe() {
+            String err = process.isAlive() ? "(still running)" : new String(stderr(), StandardCharsets.UTF_8);
+            return "command: " + String.join(" ", command) + "\nstderr:\n" + err;
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
     }
 
     String stderrText() {

@@ -10,6 +10,10 @@ public enum ErrorCode {
     METHOD_NOT_FOUND(-32601),
     INVALID_PARAMS(-32602),
     INTERNAL_ERROR(-32603),
+    /** MCP 2026-07-28: the call needs a client capability the request's {@code _meta} did not declare. */
+    MISSING_CLIENT_CAPABILITY(-32021),
+    /** MCP 2026-07-28: the request's {@code _meta} protocol version is not one Postern speaks. */
+    UNSUPPORTED_PROTOCOL_VERSION(-32022),
     /** A handshake-era request other than ping before {@code initialize}. */
     NOT_INITIALIZED(-1001),
     /** A tool call before {@code notifications/initialized}. */

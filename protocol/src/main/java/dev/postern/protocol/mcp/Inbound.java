@@ -41,6 +41,25 @@ public sealed interface Inbound {
         }
     }
 
+    /**
+     * A JSON-RPC batch (2025-03-26 sessions only) whose every element passed the JSON-RPC checks
+     * before any ran. The parts are never {@link Close} or {@link Batch}; their responses go out as
+     * one array line, after the last part is answered, and not at all when no part has a response.
+     */
+    record Batch(java.util.List<Inbound> parts) implements Inbound {
+        public Batch {
+            parts = java.util.List.copyOf(parts);
+            if (parts.isEmpty()) {
+                throw new IllegalArgumentException("a batch has at least one part");
+            }
+            for (Inbound part : parts) {
+                if (part instanceof Close || part instanceof Batch) {
+                    throw new IllegalArgumentException("a batch part cannot be " + part.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     /** A notification that needs nothing done; {@code unexpected} ones are worth a line on stderr. */
     record Ignore(String why, boolean unexpected) implements Inbound {
         public Ignore {

@@ -23,21 +23,39 @@ import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.Frame;
 import dev.postern.transport.FramingError;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One MCP connection's protocol state. {@link #receive(Frame)} takes a frame through JSON,
- * JSON-RPC, MCP lifecycle, method and schema checks, in that order, and says what it became; only
- * an {@link Inbound.Execute} can lead to an effect, and only after the policy permits it.
+ * JSON-RPC, MCP era and lifecycle, method and schema checks, in that order, and says what it
+ * became; only an {@link Inbound.Execute} can lead to an effect, and only after the policy permits.
  *
- * <p>{@code receive} is called by the one reader thread; the {@code render*} methods are stateless
- * and may be called from any thread.
+ * <p>Both eras of DESIGN §5 are spoken. The handshake era ({@code initialize}, then
+ * {@code notifications/initialized}) keeps session state; the stateless era (2026-07-28) checks
+ * the {@code _meta} of every request on its own and infers nothing from earlier ones. The first
+ * era-determining message fixes the era; a later request of the other era is refused as ambiguous.
+ *
+ * <p>{@code receive} is called by the one reader thread; the {@code render*} methods may be called
+ * from any thread.
  */
 public final class McpServer {
     /** Handshake-era protocol revisions, newest first. */
     public static final List<String> HANDSHAKE_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
+    /** Stateless-era protocol revisions, newest first. */
+    public static final List<String> STATELESS_VERSIONS = List.of("2026-07-28");
+    /** The only revision in which JSON-RPC batches exist. */
+    static final String BATCH_VERSION = "2025-03-26";
+
+    static final String META = "_meta";
+    static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    /** How long a stateless client may cache tools/list and server/discover: the policy never changes while running. */
+    static final long TTL_MS = 3_600_000;
 
     private enum Phase { AWAITING_INITIALIZE, AWAITING_INITIALIZED, READY }
 
@@ -48,12 +66,19 @@ public final class McpServer {
     private final StrictJson json;
     private final JsonMapper writer;
     private Phase phase = Phase.AWAITING_INITIALIZE;
+    private volatile Era era = Era.UNDECIDED;
+    private String negotiatedVersion;
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.info = Objects.requireNonNull(info, "info");
         this.json = new StrictJson(maxFrameBytes);
         this.writer = json.mapper();
+    }
+
+    /** The era this connection has settled on, if any. */
+    public Era era() {
+        return era;
     }
 
     /** A framing failure always ends the session: the peer has lost the frame boundary. */
@@ -70,30 +95,71 @@ public final class McpServer {
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
+        if (value.isArray() && batchesAllowed()) {
+            return batch(value, frame);
+        }
         JsonRpcMessage message;
         try {
             message = JsonRpcMessage.classify(value);
         } catch (JsonRpcMessage.InvalidRequest e) {
-            RequestId id = value.isObject() && value.has("id") ? RequestId.of(value.get("id")).orElse(null) : null;
-            return new Inbound.Close(errorLine(id, ErrorCode.INVALID_REQUEST, "invalid request: " + e.getMessage()),
-                    rejection(Stage.JSONRPC, "INVALID_REQUEST", frame));
+            return invalid(value, e.getMessage(), frame);
         }
+        return dispatch(message, frame);
+    }
+
+    private Inbound dispatch(JsonRpcMessage message, Frame frame) {
         if (message instanceof Notification n) {
             return notification(n);
         }
         return request((Request) message, frame);
     }
 
+    private Inbound invalid(JsonNode value, String why, Frame frame) {
+        RequestId id = value.isObject() && value.has("id") ? RequestId.of(value.get("id")).orElse(null) : null;
+        return new Inbound.Close(errorLine(id, ErrorCode.INVALID_REQUEST, "invalid request: " + why),
+                rejection(Stage.JSONRPC, "INVALID_REQUEST", frame));
+    }
+
+    // ---- batches (2025-03-26 only) ----
+
+    private boolean batchesAllowed() {
+        return era == Era.HANDSHAKE && BATCH_VERSION.equals(negotiatedVersion);
+    }
+
+    /** Every element is checked before any is handled; one bad element rejects the whole batch. */
+    private Inbound batch(JsonNode array, Frame frame) {
+        if (array.isEmpty()) {
+            return invalid(array, "an empty batch", frame);
+        }
+        List<JsonRpcMessage> messages = new ArrayList<>();
+        for (JsonNode element : array) {
+            try {
+                JsonRpcMessage m = JsonRpcMessage.classify(element);
+                if (m.method().equals("initialize")) {
+                    return invalid(array, "initialize must not be part of a batch", frame);
+                }
+                messages.add(m);
+            } catch (JsonRpcMessage.InvalidRequest e) {
+                return invalid(array, "batch element " + messages.size() + ": " + e.getMessage(), frame);
+            }
+        }
+        List<Inbound> parts = new ArrayList<>();
+        messages.forEach(m -> parts.add(dispatch(m, frame)));
+        return new Inbound.Batch(parts);
+    }
+
+    // ---- notifications ----
+
     private Inbound notification(Notification n) {
         switch (n.method()) {
             case "notifications/initialized":
-                if (phase == Phase.AWAITING_INITIALIZED) {
+                if (era == Era.HANDSHAKE && phase == Phase.AWAITING_INITIALIZED) {
                     phase = Phase.READY;
                     return new Inbound.Ignore("session ready", false);
                 }
-                return new Inbound.Ignore("initialized notification out of order (phase " + phase + ")", true);
+                return new Inbound.Ignore("initialized notification out of order", true);
             case "notifications/cancelled":
-                Optional<RequestId> id = n.params().map(p -> p.get("requestId")).flatMap(McpServer::requestId);
+                Optional<RequestId> id = n.params().map(p -> p.get("requestId")).flatMap(node -> RequestId.of(node));
                 return id.<Inbound>map(Inbound.Cancel::new)
                         .orElseGet(() -> new Inbound.Ignore("cancel notification without a valid requestId", true));
             default:
@@ -101,11 +167,78 @@ public final class McpServer {
         }
     }
 
-    private static Optional<RequestId> requestId(JsonNode node) {
-        return node == null ? Optional.empty() : RequestId.of(node);
-    }
+    // ---- requests ----
 
     private Inbound request(Request r, Frame frame) {
+        if (r.method().equals("server/discover")) {
+            return respond(r.id(), discover());
+        }
+        boolean statelessRequest = r.params().map(p -> p.path(META).has(PROTOCOL_VERSION)).orElse(false);
+        if (statelessRequest) {
+            return stateless(r, frame);
+        }
+        if (era == Era.STATELESS) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "this connection speaks MCP " + STATELESS_VERSIONS.get(0)
+                    + ": every request carries _meta \"" + PROTOCOL_VERSION + "\" and \"" + CLIENT_CAPABILITIES + '"',
+                    Stage.MCP, frame);
+        }
+        return handshake(r, frame);
+    }
+
+    /** server/discover: answers in any state and fixes nothing. */
+    private ObjectNode discover() {
+        ObjectNode result = JSON.objectNode();
+        result.put("resultType", "complete");
+        STATELESS_VERSIONS.forEach(result.putArray("supportedVersions")::add);
+        result.putObject("capabilities").putObject("tools");
+        result.set("serverInfo", serverInfo());
+        result.put("instructions", instructions());
+        result.put("ttlMs", TTL_MS);
+        result.put("cacheScope", "private");
+        result.putObject(META).set(SERVER_INFO, serverInfo());
+        return result;
+    }
+
+    private Inbound stateless(Request r, Frame frame) {
+        if (era == Era.HANDSHAKE) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: this connection began with initialize"
+                    + " (handshake era) and this request carries a _meta protocol version", Stage.MCP, frame);
+        }
+        JsonNode meta = r.params().orElseThrow().get(META);
+        JsonNode version = meta.get(PROTOCOL_VERSION);
+        if (!version.isTextual()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "_meta \"" + PROTOCOL_VERSION + "\" must be a string", Stage.MCP, frame);
+        }
+        if (!meta.path(CLIENT_CAPABILITIES).isObject()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "_meta \"" + CLIENT_CAPABILITIES + "\" must be an object", Stage.MCP, frame);
+        }
+        if (!STATELESS_VERSIONS.contains(version.textValue())) {
+            ObjectNode data = JSON.objectNode();
+            STATELESS_VERSIONS.forEach(data.putArray("supported")::add);
+            data.put("requested", version.textValue());
+            return new Inbound.Respond(errorLine(r.id(), ErrorCode.UNSUPPORTED_PROTOCOL_VERSION,
+                    "unsupported protocol version " + version.textValue(), data),
+                    Optional.of(rejection(Stage.MCP, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION.name(), frame)));
+        }
+        // Postern needs no client capability for any method (no sampling, elicitation or roots), so
+        // MISSING_CLIENT_CAPABILITY (-32021) never arises; a method that needs one checks it here.
+        if (r.method().equals("initialize")) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: initialize belongs to the handshake era,"
+                    + " but it carries a _meta protocol version", Stage.MCP, frame);
+        }
+        if (r.method().equals("tools/list")) {
+            era = Era.STATELESS;
+            return toolsList(r, frame);
+        }
+        if (r.method().equals("tools/call")) {
+            era = Era.STATELESS;
+            return toolsCall(r, frame);
+        }
+        // ping and logging/setLevel do not exist in this era.
+        return refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame);
+    }
+
+    private Inbound handshake(Request r, Frame frame) {
         String method = r.method();
         if (method.equals("ping")) {
             return respond(r.id(), JSON.objectNode());
@@ -144,33 +277,37 @@ public final class McpServer {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem, Stage.MCP, frame);
         }
         String requested = p.get("protocolVersion").textValue();
-        String version = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
+        negotiatedVersion = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
+        era = Era.HANDSHAKE;
         phase = Phase.AWAITING_INITIALIZED;
         ObjectNode result = JSON.objectNode();
-        result.put("protocolVersion", version);
+        result.put("protocolVersion", negotiatedVersion);
         result.putObject("capabilities").putObject("tools").put("listChanged", false);
-        result.putObject("serverInfo").put("name", info.name()).put("version", info.version());
-        result.put("instructions", "Postern performs only what its operator's policy allows. "
-                + "Call postern_targets to see which HTTP targets and SSH commands are allowed.");
-        return respond(r.id(), result);
+        result.set("serverInfo", serverInfo());
+        result.put("instructions", instructions());
+        return new Inbound.Respond(resultLine(r.id(), result, false), Optional.empty());
     }
 
     private Inbound toolsList(Request r, Frame frame) {
         Optional<ObjectNode> p = r.params();
         if (p.isPresent()) {
-            var names = p.get().fieldNames();
+            Iterator<String> names = p.get().fieldNames();
             while (names.hasNext()) {
                 String n = names.next();
                 if (n.equals("cursor") && !p.get().get(n).isTextual()) {
                     return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.cursor must be a string", Stage.MCP, frame);
                 }
-                if (!n.equals("cursor") && !n.equals("_meta")) {
+                if (!n.equals("cursor") && !n.equals(META)) {
                     return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
                 }
             }
         }
         ObjectNode result = JSON.objectNode();
         result.set("tools", catalog.describeAll());
+        if (era == Era.STATELESS) {
+            result.put("ttlMs", TTL_MS);
+            result.put("cacheScope", "private");
+        }
         return respond(r.id(), result);
     }
 
@@ -179,10 +316,10 @@ public final class McpServer {
         if (p == null || !textual(p, "name")) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.name must be a string", Stage.MCP, frame);
         }
-        var names = p.fieldNames();
+        Iterator<String> names = p.fieldNames();
         while (names.hasNext()) {
             String n = names.next();
-            if (!n.equals("name") && !n.equals("arguments") && !n.equals("_meta")) {
+            if (!n.equals("name") && !n.equals("arguments") && !n.equals(META)) {
                 return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
             }
         }
@@ -220,12 +357,29 @@ public final class McpServer {
 
     /** An error response line; {@code id} null means JSON {@code null}. */
     public String errorLine(RequestId id, ErrorCode code, String message) {
+        return errorLine(id, code, message, null);
+    }
+
+    private String errorLine(RequestId id, ErrorCode code, String message, ObjectNode data) {
         ObjectNode n = envelope(id);
-        n.putObject("error").put("code", code.code()).put("message", message);
+        ObjectNode error = n.putObject("error").put("code", code.code()).put("message", message);
+        if (data != null) {
+            error.set("data", data);
+        }
         return write(n);
     }
 
     private String resultLine(RequestId id, ObjectNode result) {
+        return resultLine(id, result, true);
+    }
+
+    /** In the stateless era every result carries resultType and the server's identity in _meta. */
+    private String resultLine(RequestId id, ObjectNode result, boolean decorate) {
+        if (decorate && era == Era.STATELESS) {
+            result.put("resultType", "complete");
+            ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
+            meta.set(SERVER_INFO, serverInfo());
+        }
         ObjectNode n = envelope(id);
         n.set("result", result);
         return write(n);
@@ -237,6 +391,15 @@ public final class McpServer {
 
     private Inbound refuse(RequestId id, ErrorCode code, String message, Stage stage, Frame frame) {
         return new Inbound.Respond(errorLine(id, code, message), Optional.of(rejection(stage, code.name(), frame)));
+    }
+
+    private ObjectNode serverInfo() {
+        return JSON.objectNode().put("name", info.name()).put("version", info.version());
+    }
+
+    private static String instructions() {
+        return "Postern performs only what its operator's policy allows. "
+                + "Call postern_targets to see which HTTP targets and SSH commands are allowed.";
     }
 
     private static ObjectNode envelope(RequestId id) {

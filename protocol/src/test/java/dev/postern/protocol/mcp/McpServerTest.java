@@ -132,7 +132,7 @@ class McpServerTest {
 
     @Test
     void unknownMethodBeforeInitializeIsMethodNotFoundAndTheSessionContinues() throws Exception {
-        Inbound in = send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"server/discover\"}");
+        Inbound in = send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/list\"}");
         assertEquals(-32601, line(in).get("error").get("code").asInt());
         assertEquals("2025-06-18", line(send(INIT)).get("result").get("protocolVersion").textValue());
     }
