@@ -13,6 +13,7 @@ import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.Secret;
+import dev.postern.policy.port.SecretMask;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

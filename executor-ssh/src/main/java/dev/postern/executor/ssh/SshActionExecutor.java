@@ -10,6 +10,7 @@ import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.SecretMask;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketAddress;
@@ -92,6 +93,10 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         if (cancellation.isCancelled()) {
             return failure(FailureCode.CANCELLED, "cancelled before connecting");
         }
+        return masked(attempt(permit, cancellation), SecretMask.of(credentials));
+    }
+
+    private Outcome attempt(AuthorizedSshCommand permit, Cancellation cancellation) {
         try {
             return run(permit, cancellation);
         } catch (InterruptedIOException e) {
@@ -100,6 +105,20 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         } catch (IOException | RuntimeException e) {
             return failure(FailureCode.EXECUTOR_FAILED, "ssh: " + describe(e));
         }
+    }
+
+    /** A remote command may print a credential (a password it was given, a key file it read): mask it. */
+    private static Outcome masked(Outcome outcome, SecretMask mask) {
+        if (outcome instanceof SshExitOutcome o) {
+            return new SshExitOutcome(o.host(), o.exitStatus(), o.exitSignal(),
+                    mask.mask(o.stdout(), o.stdoutTruncated()), o.stdoutTruncated(),
+                    mask.mask(o.stderr(), o.stderrTruncated()), o.stderrTruncated(),
+                    o.hostKeyFingerprint());
+        }
+        if (outcome instanceof ExecutionFailure f) {
+            return new ExecutionFailure(f.code(), mask.mask(f.message()));
+        }
+        return outcome;
     }
 
     private Outcome run(AuthorizedSshCommand permit, Cancellation cancellation) throws IOException {

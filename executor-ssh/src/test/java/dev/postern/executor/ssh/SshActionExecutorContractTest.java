@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link SshActionExecutor} honours every clause of docs/executor-contract.md, against MINA's in-process server. */
@@ -65,18 +63,6 @@ class SshActionExecutorContractTest extends ActionExecutorContract<AuthorizedSsh
     @AfterEach
     void stopTheServer() {
         server.close();
-    }
-
-    /**
-     * A known gap, kept visible: SshActionExecutor returns stdout and stderr unmasked, so a remote
-     * command that prints the password reaches the agent (the HTTP executor masks every credential).
-     * Remove this override once the executor masks; the kit's test then runs as it is.
-     */
-    @Override
-    @Test
-    @Disabled("SshActionExecutor does not yet mask credential values in stdout/stderr (C08)")
-    public void required_c08_secretEchoedByTheTargetNeverReachesTheOutcome() {
-        super.required_c08_secretEchoedByTheTargetNeverReachesTheOutcome();
     }
 
     @Override

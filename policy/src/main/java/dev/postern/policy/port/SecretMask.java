@@ -1,4 +1,4 @@
-package dev.postern.executor.http;
+package dev.postern.policy.port;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,20 +9,21 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Replaces every occurrence of a set of secret byte strings with {@code ****}, in bodies and in
- * header values. It matches the exact bytes given (the executor adds encoded forms it itself
+ * Replaces every occurrence of a set of secret byte strings with {@code ****}, in bodies, streams,
+ * header values and messages; every executor runs what it returns through one, so a target that
+ * echoes a credential never hands it to the agent (executor contract C08). It matches the exact bytes given (the executor adds encoded forms it itself
  * produced, such as the Base64 of a Basic credential); other encodings a target may choose are not
  * recognised. Immutable and thread-safe.
  */
-final class SecretMask {
-    static final String STARS = "****";
+public final class SecretMask {
+    public static final String STARS = "****";
     private static final byte[] STAR_BYTES = STARS.getBytes(StandardCharsets.US_ASCII);
 
     private final List<byte[]> needles;
     private final List<String> textNeedles;
     private final boolean[] firstBytes = new boolean[256];
 
-    SecretMask(Collection<byte[]> secrets) {
+    public SecretMask(Collection<byte[]> secrets) {
         List<byte[]> sorted = new ArrayList<>();
         for (byte[] s : secrets) {
             if (s.length > 0 && sorted.stream().noneMatch(n -> Arrays.equals(n, s))) {
@@ -41,6 +42,15 @@ final class SecretMask {
         this.textNeedles = List.copyOf(texts);
     }
 
+    /** A mask over every secret the store can resolve now. */
+    public static SecretMask of(CredentialStore credentials) {
+        List<byte[]> secrets = new ArrayList<>();
+        for (Secret s : credentials.all()) {
+            secrets.add(s.reveal());
+        }
+        return new SecretMask(secrets);
+    }
+
     private static void addText(List<String> texts, String s) {
         if (!texts.contains(s)) {
             texts.add(s);
@@ -51,7 +61,7 @@ final class SecretMask {
      * Masks {@code body}. When {@code cutShort} (the body was truncated), a tail that is the start
      * of a secret is masked too, so a cut cannot leak a secret's prefix.
      */
-    byte[] mask(byte[] body, boolean cutShort) {
+    public byte[] mask(byte[] body, boolean cutShort) {
         if (needles.isEmpty()) {
             return body;
         }
@@ -85,7 +95,7 @@ final class SecretMask {
     }
 
     /** Masks a header value or a message, matching each secret as UTF-8 and as ISO-8859-1 text. */
-    String mask(String text) {
+    public String mask(String text) {
         String out = text;
         for (String n : textNeedles) {
             out = out.replace(n, STARS);
