@@ -30,6 +30,9 @@ final class LoopbackHttpService implements AutoCloseable {
     }
 
     static LoopbackHttpService start() throws IOException {
+        // Without TCP_NODELAY the JDK server's separate header and body writes meet the client's delayed
+        // ACK, and every exchange waits ~40 ms: a property of the test server, not of what is measured.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         ExecutorService handlers = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "loopback-http");
             t.setDaemon(true);
