@@ -5,6 +5,8 @@ import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.protocol.mcp.McpServer;
@@ -66,8 +68,14 @@ public final class Gateway {
         return new EnvironmentAndFileCredentialStore(config.credentials());
     }
 
+    /**
+     * Each executor is built on its first permit: a session that sends no SSH command never loads the
+     * SSH client, and start-up (spawn to the initialize response) pays for neither.
+     */
     static Dispatcher dispatcher(CredentialStore credentials) {
-        return new Dispatcher(List.of(httpExecutor(credentials), sshExecutor(credentials)));
+        return Dispatcher.onFirstUse(List.of(
+                Dispatcher.OnFirstUse.of(AuthorizedHttpRequest.class, () -> httpExecutor(credentials)),
+                Dispatcher.OnFirstUse.of(AuthorizedSshCommand.class, () -> sshExecutor(credentials))));
     }
 
     static HttpActionExecutor httpExecutor(CredentialStore credentials) {

@@ -1,0 +1,581 @@
+package dev.postern.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+
+/**
+ * Measures stdio MCP servers from outside, as a client would (DESIGN §9): start-up (spawn to the
+ * {@code initialize} response), pipelined {@code tools/call} throughput at depths 1, 8 and 64 with
+ * every id checked to be answered exactly once, sequential round trips, idle RSS and the peak RSS
+ * while a 50 MB line without a newline is fed, and a loopback HTTP GET through the gateway against
+ * the same GET with HttpClient directly. Loopback only; every loop is bounded and a watchdog kills
+ * a server that stops answering. Results go to stderr and to {@code --out}, never to stdout.
+ * Run with {@code --help} for the options.
+ */
+public final class StdioLoadDriver {
+    static final String DEFAULT_COMMAND = "postern=bin/postern mcp-stdio --config {config}";
+    static final List<String> ALL_SECTIONS = List.of("startup", "throughput", "latency", "memory", "http");
+    static final int[] DEPTHS = {1, 8, 64};
+    static final long SECTION_DEADLINE_SECONDS = 180;
+
+    private final Options options;
+    private final Report report;
+    private final Path config;
+    private final String httpBase;
+    private final Path stderrLog;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "load-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private long nextId = 1000;
+    private boolean allClean = true;
+
+    private StdioLoadDriver(Options options, Report report, Path config, String httpBase, Path stderrLog) {
+        this.options = options;
+        this.report = report;
+        this.config = config;
+        this.httpBase = httpBase;
+        this.stderrLog = stderrLog;
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream err = System.err;
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("load driver: " + e.getMessage());
+            err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help) {
+            err.println(Options.USAGE);
+            return;
+        }
+        Report report = new Report(err);
+        Files.createDirectories(options.work);
+        Path runDir = Files.createTempDirectory(options.work, "run-");
+        Path stderrLog = runDir.resolve("servers-stderr.log");
+        boolean clean;
+        try (LoopbackHttpService http = LoopbackHttpService.start()) {
+            Path config = writeConfig(runDir, http.baseUrl());
+            StdioLoadDriver driver = new StdioLoadDriver(options, report, config, http.baseUrl(), stderrLog);
+            driver.header();
+            driver.runAll(http);
+            clean = driver.allClean;
+        }
+        report.line("load average at end (1/5/15 min): %s", loadAverage());
+        report.line("servers' stderr: %s", stderrLog);
+        report.writeTo(options.out);
+        err.println("load driver: report written to " + options.out.toAbsolutePath());
+        System.exit(clean ? 0 : 1);
+    }
+
+    /** A Postern config with one loopback HTTP target; postern_targets, the cheap local tool, is always there. */
+    static Path writeConfig(Path dir, String httpBase) throws IOException {
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, """
+                { "session": { "maxFrameBytes": 1048576, "maxInFlight": 8 },
+                  "journal": { "directory": "journal" },
+                  "http": { "targets": [
+                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1/"],
+                      "allowPrivateAddresses": true, "timeoutMs": 5000, "maxResponseBytes": 65536 } ] } }
+                """.formatted(httpBase));
+        return config;
+    }
+
+    private void header() {
+        report.line("Postern stdio load report, %s", Instant.now());
+        report.line("machine: nproc=%d, driver java %s (%s), %s %s", Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"), System.getProperty("java.vm.name"),
+                System.getProperty("os.name"), System.getProperty("os.arch"));
+        report.line("load average at start (1/5/15 min): %s", loadAverage());
+        report.line("config: %s (journal beside it)", config);
+        options.commands.forEach((label, command) -> report.line("command %s: %s", label, String.join(" ", command(command))));
+        report.line("one reading on this machine; compare ratios of commands run together, not absolute figures");
+        report.line("");
+    }
+
+    private List<String> command(String template) {
+        List<String> argv = new ArrayList<>();
+        for (String token : template.trim().split("\\s+")) {
+            argv.add(token.replace("{config}", config.toString()));
+        }
+        return argv;
+    }
+
+    private void runAll(LoopbackHttpService http) throws Exception {
+        if (options.sections.contains("startup")) {
+            startup();
+        }
+        for (Map.Entry<String, String> c : options.commands.entrySet()) {
+            String label = c.getKey();
+            List<String> command = command(c.getValue());
+            if (options.sections.contains("throughput") || options.sections.contains("latency")) {
+                load(label, command);
+            }
+            if (options.sections.contains("memory")) {
+                memory(label, command);
+            }
+            if (options.sections.contains("http")) {
+                if (c.getValue().contains("{config}")) {
+                    http(label, command, http);
+                } else {
+                    report.row(label, "http GET through gateway vs direct", "skipped (the command takes no {config})");
+                }
+            }
+        }
+    }
+
+    // ---- start-up ----
+
+    /** Spawns each command in turn (interleaved), {@code --spawns} times, timing spawn to the initialize response. */
+    private void startup() throws Exception {
+        Map<String, Samples> times = new LinkedHashMap<>();
+        options.commands.keySet().forEach(l -> times.put(l, new Samples(options.spawns)));
+        Map<String, String> comm = new LinkedHashMap<>();
+        for (int i = 0; i < options.spawns; i++) {
+            for (Map.Entry<String, String> c : options.commands.entrySet()) {
+                long t0 = System.nanoTime();
+                GatewayProcess p = GatewayProcess.start(command(c.getValue()), cwd(), stderrLog);
+                ScheduledFuture<?> dog = guard(p);
+                try {
+                    p.send(initialize(1));
+                    ResponseLine r = p.read();
+                    long elapsed = System.nanoTime() - t0;
+                    comm.put(c.getKey(), p.comm());
+                    if (r.id() != 1 || r.errorCode() != 0) {
+                        fail(c.getKey(), "start-up: initialize was not answered: " + p.lastLine());
+                    } else {
+                        times.get(c.getKey()).add(elapsed);
+                    }
+                } catch (IOException e) {
+                    fail(c.getKey(), "start-up: " + e.getMessage());
+                } finally {
+                    dog.cancel(false);
+                    p.close();
+                }
+            }
+        }
+        times.forEach((label, s) -> report.row(label, "start-up: spawn -> initialize response",
+                String.format(Locale.ROOT, "median %s (min %s, max %s, n=%d, process %s)", Samples.millis(s.median()),
+                        Samples.millis(s.min()), Samples.millis(s.max()), s.size(), comm.get(label))));
+    }
+
+    // ---- throughput and latency, one session ----
+
+    private void load(String label, List<String> command) throws Exception {
+        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog)) {
+            ScheduledFuture<?> dog = guard(p);
+            try {
+                handshake(p);
+                if (options.sections.contains("throughput")) {
+                    pipelined(p, 8, options.warmup);
+                    for (int depth : DEPTHS) {
+                        AnswerLedger ledger = new AnswerLedger(nextId, options.calls);
+                        long nanos = pipelined(p, depth, options.calls, ledger);
+                        report.row(label, "tools/call throughput, depth " + depth, String.format(Locale.ROOT,
+                                "%,.0f calls/s (%d calls in %s; %s)", options.calls * 1e9 / nanos, options.calls,
+                                Samples.millis(nanos), ledger.summary()));
+                        if (!ledger.clean()) {
+                            fail(label, "depth " + depth + ": " + ledger.summary());
+                        }
+                    }
+                }
+                if (options.sections.contains("latency")) {
+                    if (!options.sections.contains("throughput")) {
+                        pipelined(p, 8, options.warmup);
+                    }
+                    roundTrips(label, p);
+                }
+                OptionalLong rss = p.statusKb("VmRSS");
+                report.row(label, "RSS after the load", rss.isPresent() ? mb(rss.getAsLong()) : "?");
+            } catch (IOException e) {
+                fail(label, "load: " + e.getMessage() + " (last line: " + p.lastLine() + ")");
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    private long pipelined(GatewayProcess p, int depth, int calls) throws Exception {
+        AnswerLedger ledger = new AnswerLedger(nextId, calls);
+        long nanos = pipelined(p, depth, calls, ledger);
+        if (!ledger.clean()) {
+            throw new IOException("warm-up: " + ledger.summary());
+        }
+        return nanos;
+    }
+
+    /**
+     * Keeps up to {@code depth} calls written ahead of their answers: a writer thread writes while it
+     * holds a permit and flushes before it waits; this thread reads answers and returns permits.
+     */
+    private long pipelined(GatewayProcess p, int depth, int calls, AnswerLedger ledger) throws Exception {
+        long first = nextId;
+        nextId += calls;
+        Semaphore permits = new Semaphore(depth);
+        AtomicReference<Exception> writeFailure = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < calls; i++) {
+                    if (!permits.tryAcquire()) {
+                        p.flush();
+                        permits.acquire();
+                    }
+                    p.write(targetsCall(first + i));
+                }
+                p.flush();
+            } catch (IOException e) {
+                writeFailure.set(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "load-writer");
+        long t0 = System.nanoTime();
+        writer.start();
+        try {
+            for (int i = 0; i < calls; i++) {
+                if (ledger.record(p.read())) {
+                    permits.release();
+                }
+                if (ledger.answered() == calls) {
+                    break;
+                }
+            }
+        } finally {
+            writer.interrupt();
+            writer.join(5_000);
+        }
+        long nanos = System.nanoTime() - t0;
+        if (writeFailure.get() != null) {
+            throw new IOException("writing: " + writeFailure.get().getMessage(), writeFailure.get());
+        }
+        return nanos;
+    }
+
+    private void roundTrips(String label, GatewayProcess p) throws IOException {
+        Samples s = new Samples(options.roundTrips);
+        int bad = 0;
+        for (int i = 0; i < options.roundTrips; i++) {
+            long id = nextId++;
+            String call = targetsCall(id);
+            long t0 = System.nanoTime();
+            p.send(call);
+            ResponseLine r = p.read();
+            s.add(System.nanoTime() - t0);
+            if (r.id() != id || !r.ok()) {
+                bad++;
+            }
+        }
+        report.row(label, "sequential round trip p50 / p99", String.format(Locale.ROOT, "%s / %s (max %s, n=%d, bad %d)",
+                Samples.micros(s.median()), Samples.micros(s.percentile(0.99)), Samples.micros(s.max()), s.size(), bad));
+        if (bad > 0) {
+            fail(label, "round trips: " + bad + " answers with a wrong id or an error");
+        }
+    }
+
+    // ---- memory ----
+
+    /**
+     * Idle RSS one second after the handshake, then a line of {@code --oversize-mb} MB without a
+     * newline, fed in 64 KiB writes while another thread samples VmHWM every millisecond until the
+     * process is gone (a gateway that refuses the line exits, so its peak is read while it still runs).
+     */
+    private void memory(String label, List<String> command) throws Exception {
+        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog)) {
+            ScheduledFuture<?> dog = guard(p);
+            try {
+                handshake(p);
+                Thread.sleep(1_000);
+                long idleRss = p.statusKb("VmRSS").orElse(-1);
+                long idleHwm = p.statusKb("VmHWM").orElse(-1);
+                report.row(label, "idle RSS 1 s after initialize", mb(idleRss) + " (VmHWM so far " + mb(idleHwm)
+                        + ", process " + p.comm() + ")");
+                AtomicLong peak = new AtomicLong(idleHwm);
+                Thread sampler = new Thread(() -> {
+                    while (p.isAlive()) {
+                        p.statusKb("VmHWM").ifPresent(v -> peak.accumulateAndGet(v, Math::max));
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }, "rss-sampler");
+                sampler.start();
+                long written = feedOversizeLine(p);
+                ResponseLine answer;
+                try {
+                    answer = p.read();
+                } catch (IOException e) {
+                    answer = null;
+                }
+                int exit = p.awaitExit(30);
+                sampler.join(5_000);
+                long peakHwm = peak.get();
+                report.row(label, "peak RSS while fed a " + options.oversizeMb + " MB line", String.format(Locale.ROOT,
+                        "VmHWM %s = %.2fx idle RSS (%s MB written before the pipe closed; answer %s; exit %d)",
+                        mb(peakHwm), (double) peakHwm / idleRss, String.format(Locale.ROOT, "%.1f", written / 1e6),
+                        answer == null ? "none" : "error " + answer.errorCode(), exit));
+            } catch (IOException e) {
+                fail(label, "memory: " + e.getMessage());
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    /** Writes the oversize line until it is all written or the server closes the pipe; returns bytes written. */
+    private long feedOversizeLine(GatewayProcess p) {
+        long total = options.oversizeMb * 1_000_000L;
+        byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"postern_targets\",\"arguments\":{\"pad\":\""
+                .getBytes(StandardCharsets.US_ASCII);
+        byte[] chunk = new byte[1 << 16];
+        Arrays.fill(chunk, (byte) 'a');
+        long written = 0;
+        try {
+            p.writeRaw(head, 0, head.length);
+            written += head.length;
+            while (written < total) {
+                int n = (int) Math.min(chunk.length, total - written);
+                p.writeRaw(chunk, 0, n);
+                written += n;
+            }
+            p.flush();
+        } catch (IOException e) {
+            // The server refused the line and closed its stdin: the expected end for a strict gateway.
+        }
+        p.closeInput();
+        return written;
+    }
+
+    // ---- HTTP through the gateway vs direct ----
+
+    /** Alternates one GET through the gateway with one GET by HttpClient 5 directly, so noise hits both alike. */
+    private void http(String label, List<String> command, LoopbackHttpService service) throws Exception {
+        String url = httpBase + "/v1/items/17";
+        long before = service.requests();
+        int rounds = options.httpRoundTrips;
+        int warmup = Math.max(50, rounds / 5);
+        Samples viaGateway = new Samples(rounds);
+        Samples direct = new Samples(rounds);
+        int bad = 0;
+        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog);
+                CloseableHttpClient client = HttpClients.custom().disableAutomaticRetries().disableRedirectHandling().build()) {
+            ScheduledFuture<?> dog = guard(p);
+            try {
+                handshake(p);
+                for (int i = 0; i < warmup + rounds; i++) {
+                    long id = nextId++;
+                    String call = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
+                            + "\"arguments\":{\"method\":\"GET\",\"url\":\"" + url + "\"}}}";
+                    long t0 = System.nanoTime();
+                    p.send(call);
+                    ResponseLine r = p.read();
+                    long t1 = System.nanoTime();
+                    int status = client.execute(new HttpGet(url), response -> {
+                        EntityUtils.consume(response.getEntity());
+                        return response.getCode();
+                    });
+                    long t2 = System.nanoTime();
+                    if (r.id() != id || !r.ok() || status != 200) {
+                        bad++;
+                    }
+                    if (i >= warmup) {
+                        viaGateway.add(t1 - t0);
+                        direct.add(t2 - t1);
+                    }
+                }
+            } catch (IOException e) {
+                fail(label, "http: " + e.getMessage() + " (last line: " + p.lastLine() + ")");
+            } finally {
+                dog.cancel(false);
+            }
+        }
+        long served = service.requests() - before;
+        report.row(label, "http GET via gateway p50 / p99", Samples.micros(viaGateway.median()) + " / "
+                + Samples.micros(viaGateway.percentile(0.99)) + " (n=" + viaGateway.size() + ", bad " + bad + ")");
+        report.row(label, "http GET direct (HttpClient 5) p50 / p99", Samples.micros(direct.median()) + " / "
+                + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
+        report.row(label, "http GET via gateway / direct (p50)", String.format(Locale.ROOT, "%.2fx (server saw %d of %d GETs)",
+                (double) viaGateway.median() / Math.max(1, direct.median()), served, 2L * (warmup + rounds)));
+        if (bad > 0 || served != 2L * (warmup + rounds)) {
+            fail(label, "http: " + bad + " bad answers, server saw " + served);
+        }
+    }
+
+    // ---- helpers ----
+
+    private void handshake(GatewayProcess p) throws IOException {
+        p.send(initialize(1));
+        ResponseLine r = p.read();
+        if (r.id() != 1 || r.errorCode() != 0) {
+            throw new IOException("initialize was not answered: " + p.lastLine());
+        }
+        p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    }
+
+    /** Kills the process if a section outlives its deadline, so every read ends. */
+    private ScheduledFuture<?> guard(GatewayProcess p) {
+        return watchdog.schedule(p::kill, SECTION_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private void fail(String label, String what) {
+        allClean = false;
+        report.row(label, "FAILED", what);
+    }
+
+    private static Path cwd() {
+        return Path.of("").toAbsolutePath();
+    }
+
+    static String initialize(long id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"postern-load-driver\",\"version\":\"1\"}}}";
+    }
+
+    static String targetsCall(long id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"postern_targets\",\"arguments\":{}}}";
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    private static String mb(long kb) {
+        return kb < 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", kb / 1024.0);
+    }
+
+    /** The command line, parsed strictly: an unknown option or a bad number is an error. */
+    static final class Options {
+        static final String USAGE = """
+                usage: java -cp bench/target/benchmarks.jar dev.postern.bench.StdioLoadDriver [options]
+                  --command [LABEL=]CMD   a stdio server to measure, split on spaces; {config} becomes the generated
+                                          Postern config. Repeatable; start-up spawns are interleaved.
+                                          default: %s
+                  --sections LIST         comma-separated subset of %s (default: all)
+                  --spawns N              start-up spawns per command (default 10)
+                  --warmup N              calls before the throughput figures (default 10000)
+                  --calls N               calls per throughput depth (default 20000)
+                  --round-trips N         sequential round trips (default 5000)
+                  --http-round-trips N    GETs each way (default 1000)
+                  --oversize-mb N         the newline-free line's size in MB (default 50)
+                  --work DIR              where configs, journals and the servers' stderr go (default bench/target/load)
+                  --out FILE              the report file (default bench/target/load-report.txt)
+                Run from the repository root. Results go to stderr and to --out; nothing to stdout.
+                """.formatted(DEFAULT_COMMAND, ALL_SECTIONS);
+
+        final Map<String, String> commands = new LinkedHashMap<>();
+        Set<String> sections = Set.copyOf(ALL_SECTIONS);
+        int spawns = 10;
+        int warmup = 10_000;
+        int calls = 20_000;
+        int roundTrips = 5_000;
+        int httpRoundTrips = 1_000;
+        int oversizeMb = 50;
+        Path work = Path.of("bench/target/load");
+        Path out = Path.of("bench/target/load-report.txt");
+        boolean help;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--help") || a.equals("-h")) {
+                    o.help = true;
+                    continue;
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value (or is unknown)");
+                }
+                String v = args[++i];
+                switch (a) {
+                    case "--command" -> o.addCommand(v);
+                    case "--sections" -> o.sections = sections(v);
+                    case "--spawns" -> o.spawns = positive(a, v);
+                    case "--warmup" -> o.warmup = positive(a, v);
+                    case "--calls" -> o.calls = positive(a, v);
+                    case "--round-trips" -> o.roundTrips = positive(a, v);
+                    case "--http-round-trips" -> o.httpRoundTrips = positive(a, v);
+                    case "--oversize-mb" -> o.oversizeMb = positive(a, v);
+                    case "--work" -> o.work = Path.of(v);
+                    case "--out" -> o.out = Path.of(v);
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (o.commands.isEmpty()) {
+                o.addCommand(DEFAULT_COMMAND);
+            }
+            return o;
+        }
+
+        private void addCommand(String spec) {
+            String label = "cmd" + (commands.size() + 1);
+            String command = spec;
+            int eq = spec.indexOf('=');
+            if (eq > 0 && spec.substring(0, eq).matches("[A-Za-z0-9_-]+")) {
+                label = spec.substring(0, eq);
+                command = spec.substring(eq + 1);
+            }
+            if (command.isBlank()) {
+                throw new IllegalArgumentException("--command needs a command");
+            }
+            if (commands.putIfAbsent(label, command) != null) {
+                throw new IllegalArgumentException("two commands labelled " + label);
+            }
+        }
+
+        private static Set<String> sections(String v) {
+            Set<String> s = Set.of(v.split(","));
+            for (String x : s) {
+                if (!ALL_SECTIONS.contains(x)) {
+                    throw new IllegalArgumentException("unknown section " + x + "; expected some of " + ALL_SECTIONS);
+                }
+            }
+            return s;
+        }
+
+        private static int positive(String option, String v) {
+            try {
+                int n = Integer.parseInt(v);
+                if (n < 1) {
+                    throw new IllegalArgumentException(option + " must be positive, got " + v);
+                }
+                return n;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " must be a number, got " + v);
+            }
+        }
+    }
+}
