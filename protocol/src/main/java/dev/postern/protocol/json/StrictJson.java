@@ -59,13 +59,26 @@ public final class StrictJson {
         try {
             node = mapper.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new JsonSyntaxError(e.getOriginalMessage());
+            throw new JsonSyntaxError(describe(e));
         }
         if (node == null || node.isMissingNode()) {
             throw new JsonSyntaxError("no JSON value");
         }
         checkSurrogates(node, 0);
         return node;
+    }
+
+    /** The parser's complaint in words for the peer, without the library's internals. */
+    static String describe(JsonProcessingException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        if (m.startsWith("Trailing token")) {
+            return "trailing content after the JSON value (one value per line)";
+        }
+        int cut = m.indexOf(" (start marker at");
+        if (cut < 0) {
+            cut = m.indexOf(" [Source:");
+        }
+        return (cut < 0 ? m : m.substring(0, cut)).strip();
     }
 
     private static void checkSurrogates(JsonNode node, int depth) throws JsonSyntaxError {

@@ -64,4 +64,12 @@ class StrictJsonTest {
         assertTrue(n.get("id").canConvertToLong());
         assertEquals(Long.MAX_VALUE, n.get("id").longValue());
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\":1}{\"b\":1}", "[1,2", "{\"a\":"})
+    void errorsSayWhatIsWrongWithoutTheLibrarysInternals(String text) {
+        JsonSyntaxError e = assertThrows(JsonSyntaxError.class, () -> json.parse(text));
+        assertTrue(!e.getMessage().contains("Source:") && !e.getMessage().contains("Feature")
+                && !e.getMessage().contains("com.fasterxml"), e.getMessage());
+    }
 }
