@@ -19,9 +19,7 @@ public enum ErrorCode {
     /** A tool call before {@code notifications/initialized}. */
     NOT_READY(-1002),
     /** A second {@code initialize} on one connection. */
-    ALREADY_INITIALIZED(-1003),
-    /** A request while the gateway is at its in-flight limit and cannot queue it. */
-    BUSY(-1004);
+    ALREADY_INITIALIZED(-1003);
 
     private final int code;
 
