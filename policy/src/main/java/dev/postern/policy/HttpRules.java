@@ -5,6 +5,7 @@ import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
+import dev.postern.policy.model.AsciiHosts;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import java.net.URI;
@@ -135,6 +136,11 @@ final class HttpRules {
     static Canonical canonicalize(String raw) throws Refusal {
         if (raw.length() > MAX_URL_LENGTH) {
             throw new Refusal("http.url.syntax", "url is longer than " + MAX_URL_LENGTH + " characters");
+        }
+        try {
+            raw = AsciiHosts.withAsciiHost(raw);
+        } catch (IllegalArgumentException e) {
+            throw new Refusal("http.url.syntax", "url: " + e.getMessage());
         }
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);

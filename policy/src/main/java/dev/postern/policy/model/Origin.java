@@ -32,8 +32,8 @@ public record Origin(String scheme, String host, int port) {
     public static Origin parseBaseUrl(String baseUrl) {
         URI uri;
         try {
-            uri = new URI(baseUrl);
-        } catch (URISyntaxException e) {
+            uri = new URI(AsciiHosts.withAsciiHost(baseUrl));
+        } catch (URISyntaxException | IllegalArgumentException e) {
             throw new IllegalArgumentException("baseUrl is not a URL: " + e.getMessage());
         }
         if (uri.getScheme() == null || uri.getRawAuthority() == null || uri.getHost() == null) {
