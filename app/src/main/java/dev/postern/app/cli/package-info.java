@@ -4,7 +4,7 @@
  * handed out; errors and diagnostics to stderr. {@code mcp-stdio} writes nothing to stdout but
  * protocol lines.
  *
- * <p>May use the rest of {@code app}; never touches {@code System.out}
+ * <p>May use the rest of {@code app}; never touches the process's standard output itself
  * ({@code ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM}) and never calls an
  * executor ({@code ArchitectureRules.ONLY_THE_DISPATCHER_CALLS_AN_EXECUTOR}).
  */

@@ -13,6 +13,6 @@
  * is implementation.
  *
  * <p>Depends on {@code policy} and {@code sshd-core} only: never on Jackson, {@code protocol} or
- * {@code transport}, and never on MINA's {@code AcceptAllServerKeyVerifier}.
+ * {@code transport}, and never on one of MINA's accept-all verifiers or authenticators.
  */
 package dev.postern.executor.ssh;
