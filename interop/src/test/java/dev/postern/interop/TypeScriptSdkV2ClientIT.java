@@ -1,0 +1,106 @@
+package dev.postern.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The TypeScript SDK v2 client ({@code @modelcontextprotocol/client}, driven by
+ * {@code interop/ts/client-modern.mjs} on the pinned Node 22) with its version negotiation pinned to
+ * 2026-07-28 drives the packaged gateway over stdio once, in the stateless era; each test judges one
+ * part of what the client recorded and what it sent.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TypeScriptSdkV2ClientIT {
+    private PackagedGateway gateway;
+    private JsonNode steps;
+    private int clientExit;
+    private int gatewayExit;
+    private List<JsonNode> sent;
+    private String context;
+
+    @BeforeAll
+    void runTheClientOnce() throws Exception {
+        Path node = NodeTools.pinnedNodeForStatelessClients();
+        NodeTools.installed("@modelcontextprotocol/client/package.json");
+        Path dir = Files.createTempDirectory("postern-interop-ts2-");
+        gateway = PackagedGateway.startRecordingRequests(dir);
+        Path record = dir.resolve("record.json");
+        Path clientLog = dir.resolve("client.log");
+        Process p = new ProcessBuilder(node.toString(), NodeTools.interopDir().resolve("ts").resolve("client-modern.mjs").toString(),
+                gateway.serverCommand.toString(), gateway.allowedUrl(), gateway.deniedUrl(), record.toString())
+                .redirectErrorStream(true).redirectOutput(clientLog.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the TypeScript v2 client did not finish in 120 s\n" + Files.readString(clientLog));
+        }
+        clientExit = p.exitValue();
+        gatewayExit = gateway.awaitExitStatus(Duration.ofSeconds(30));
+        sent = gateway.clientRequests();
+        String recorded = Files.exists(record) ? Files.readString(record, StandardCharsets.UTF_8) : "{}";
+        context = "client record:\n" + recorded + "\nclient output:\n" + Files.readString(clientLog)
+                + "\nclient requests:\n" + sent + "\n" + gateway.stderrText();
+        steps = new ObjectMapper().readTree(recorded).path("steps");
+    }
+
+    @AfterAll
+    void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+    }
+
+    @Test
+    void v2ClientPinnedTo20260728ConnectsByDiscoveryAndSpeaksOnlyTheStatelessEra() {
+        assertEquals(0, clientExit, context);
+        JsonNode connect = steps.path("connect").path("result");
+        assertEquals("modern", connect.path("era").asText(), context);
+        assertEquals(ClientWire.STATELESS_VERSION, connect.path("protocolVersion").asText(), context);
+        assertEquals("postern", connect.path("serverInfo").path("name").asText(), context);
+        assertEquals(List.of("server/discover", "tools/list", "tools/call", "tools/call"),
+                ClientWire.assertSpokeTheStatelessEra(sent, context), context);
+    }
+
+    @Test
+    void v2ClientListsEveryTool() {
+        assertEquals(List.of("http_request", "postern_targets"),
+                List.of(steps.path("tools/list").path("result").path(0).asText(), steps.path("tools/list").path("result").path(1).asText()),
+                context);
+    }
+
+    @Test
+    void v2ClientsAllowedCallReachesTheServiceOnceAndDeniedCallNever() {
+        JsonNode allowed = steps.path("allowed").path("result");
+        assertFalse(allowed.isMissingNode(), context);
+        assertFalse(allowed.path("isError").asBoolean(true), context);
+        assertEquals("hello from loopback", allowed.path("structuredContent").path("body").asText(), context);
+        assertEquals(1, gateway.http.requestCount(), "the allowed call reached the service once, the denied call never\n" + context);
+        assertEquals("/v1/hello", gateway.http.requests().get(0).path(), context);
+    }
+
+    @Test
+    void v2ClientSeesTheDenialAsAnErrorResult() {
+        JsonNode denied = steps.path("denied").path("result");
+        assertTrue(denied.path("isError").asBoolean(false), context);
+        assertTrue(denied.path("content").path(0).path("text").asText().contains("http.path"), context);
+    }
+
+    @Test
+    void v2ClientClosesAndTheGatewayExitsZero() {
+        assertEquals("closed", steps.path("close").path("result").asText(), context);
+        assertEquals(0, gatewayExit, context);
+    }
+}
