@@ -51,7 +51,8 @@ import org.apache.hc.core5.util.Timeout;
  * Executes {@code http_request} permits on Apache HttpClient 5: exactly one request per call to the
  * permitted URI, with the permitted headers and the target's credential, no retries, redirects,
  * cookies or proxies, addresses judged as they are dialed, the target's timeout as a deadline for
- * the whole call and its byte cap on the body read. A response that echoes a credential has it
+ * the whole call and its byte cap on the body read (a longer body is truncated, or refused with
+ * {@code RESPONSE_TOO_LARGE} when the target says so). A response that echoes a credential has it
  * masked. Thread-safe; one instance serves a whole session and holds two bounded connection pools
  * (one for targets that may reach private addresses, one for the rest, so no connection crosses).
  *
@@ -185,8 +186,15 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             HttpEntity entity = response.getEntity();
             if (entity != null) {
                 long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY);
+                boolean refuse = target.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE;
+                if (refuse && entity.getContentLength() > cap) {
+                    return tooLarge(target, response.getCode(), cap);
+                }
                 ByteArrayOutputStream read = new ByteArrayOutputStream((int) Math.min(cap, READ_CHUNK));
                 truncated = readCapped(entity, cap, read);
+                if (refuse && truncated) {
+                    return tooLarge(target, response.getCode(), cap);
+                }
                 body = read.toByteArray();
             }
             reusable = !truncated;
@@ -202,6 +210,13 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 // The connection is gone either way; the outcome is already decided.
             }
         }
+    }
+
+    /** The refusal for a body over the cap; the caller aborts the connection, so the rest is never read. */
+    private static ExecutionFailure tooLarge(HttpTarget target, int status, long cap) {
+        return new ExecutionFailure(FailureCode.RESPONSE_TOO_LARGE, "the response from " + target.name() + " (status "
+                + status + ") is longer than its maxResponseBytes of " + cap
+                + " bytes and the target refuses oversize responses, so no body is returned");
     }
 
     /** Reads at most {@code cap} bytes into {@code out}; true when the body had more. */
