@@ -54,6 +54,13 @@ final class CheckConfigCommand implements Command {
             }
             t.auth().ifPresent(a -> b.append(", auth ").append(a.scheme().name().toLowerCase(Locale.ROOT))
                     .append(" with credential ").append(a.credential()));
+            t.trustStore().ifPresent(s -> {
+                b.append(", trusting only the ").append(s.type()).append(" trust store ").append(s.file());
+                s.password().ifPresent(p -> b.append(" (opened with credential ").append(p).append(')'));
+            });
+            if (t.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE) {
+                b.append(", responses over ").append(t.maxResponseBytes()).append(" bytes refused");
+            }
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
         }
         for (SshHost h : config.policy().sshHosts()) {

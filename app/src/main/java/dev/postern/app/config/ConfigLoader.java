@@ -14,6 +14,7 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
+import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
@@ -71,7 +72,7 @@ public final class ConfigLoader {
         List<HttpTarget> targets = new ArrayList<>();
         JsonNode ts = root.path("http").path("targets");
         for (int i = 0; i < ts.size(); i++) {
-            targets.add(httpTarget(abs, "/http/targets/" + i, ts.get(i), credentials));
+            targets.add(httpTarget(abs, dir, "/http/targets/" + i, ts.get(i), credentials));
         }
         List<SshHost> hosts = new ArrayList<>();
         JsonNode hs = root.path("ssh").path("hosts");
@@ -116,8 +117,8 @@ public final class ConfigLoader {
         }
     }
 
-    private static HttpTarget httpTarget(Path file, String at, JsonNode t, Map<CredentialRef, CredentialSource> credentials)
-            throws ConfigException {
+    private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,
+                                         Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
         Origin origin;
         try {
             origin = Origin.parseBaseUrl(t.get("baseUrl").textValue());
@@ -136,6 +137,12 @@ public final class ConfigLoader {
                 throw new ConfigException(file, at + "/auth", e.getMessage());
             }
         }
+        Optional<TrustStore> trustStore = Optional.empty();
+        if (t.has("trustStore")) {
+            trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
+        }
+        HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
+                t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
@@ -146,7 +153,43 @@ public final class ConfigLoader {
                     auth,
                     Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
                     t.path("maxResponseBytes").asLong(1_048_576),
-                    t.path("allowPrivateAddresses").asBoolean(false));
+                    t.path("allowPrivateAddresses").asBoolean(false),
+                    trustStore,
+                    onOversize);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    /**
+     * A target's trust store: the file must exist now (so check-config catches a wrong path), and a
+     * password names a credential; an unknown name is refused without echoing it, since an operator
+     * who wrote the password itself there would otherwise see it printed.
+     */
+    private static TrustStore trustStore(Path file, Path dir, String at, JsonNode s,
+                                         Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
+        Path store = dir.resolve(s.get("file").textValue()).normalize();
+        if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
+            throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
+        }
+        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
+        Optional<CredentialRef> password = Optional.empty();
+        if (s.has("password")) {
+            String name = s.get("password").textValue();
+            Optional<CredentialRef> ref = Optional.empty();
+            try {
+                ref = Optional.of(new CredentialRef(name));
+            } catch (IllegalArgumentException e) {
+                // Not even a credential name: said below without echoing it.
+            }
+            if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
+                throw new ConfigException(file, at + "/password",
+                        "the name of a credential defined under /credentials (never the password itself)");
+            }
+            password = ref;
+        }
+        try {
+            return new TrustStore(store, type, password);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }

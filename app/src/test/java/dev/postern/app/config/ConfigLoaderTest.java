@@ -13,6 +13,7 @@ import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshHost;
+import dev.postern.policy.model.TrustStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -189,6 +190,8 @@ class ConfigLoaderTest {
                 Arguments.of("http", edit(r -> ((ObjectNode) r.get("http")).put("proxy", "x")), "/http/proxy"),
                 Arguments.of("http target", edit(r -> target(r).put("followRedirects", true)), "/http/targets/0/followRedirects"),
                 Arguments.of("http auth", edit(r -> ((ObjectNode) target(r).get("auth")).put("token", "x")), "/http/targets/0/auth/token"),
+                Arguments.of("http trust store", edit(r -> target(r).putObject("trustStore").put("file", "ca.p12")
+                        .put("storePassword", "changeit")), "/http/targets/0/trustStore/storePassword"),
                 Arguments.of("ssh", edit(r -> ((ObjectNode) r.get("ssh")).put("agent", true)), "/ssh/agent"),
                 Arguments.of("ssh host", edit(r -> host(r).put("forwardAgent", true)), "/ssh/hosts/0/forwardAgent"),
                 Arguments.of("ssh command", edit(r -> tail(r).put("shell", true)), "/ssh/hosts/0/commands/1/shell"));
@@ -368,6 +371,87 @@ class ConfigLoaderTest {
             assertNames(e, dir.resolve("postern.json"), "/http/targets/0", "pathPrefixes");
             assertTrue(e.getMessage().contains(prefix), e.getMessage());
         }
+    }
+
+    @Test
+    void aTargetTakesTheDefaultTrustAndTruncatesUnlessItSaysOtherwise() throws Exception {
+        HttpTarget t = ConfigLoader.load(write(full())).policy().httpTargets().get(0);
+
+        assertEquals(Optional.empty(), t.trustStore());
+        assertEquals(HttpTarget.OversizeResponse.TRUNCATE, t.onOversizeResponse());
+    }
+
+    @Test
+    void onOversizeResponseRefuseLoadsAsRefusal() throws Exception {
+        HttpTarget t = ConfigLoader.load(write(edit(r -> target(r).put("onOversizeResponse", "refuse"))))
+                .policy().httpTargets().get(0);
+
+        assertEquals(HttpTarget.OversizeResponse.REFUSE, t.onOversizeResponse());
+    }
+
+    @Test
+    void anUnknownOversizeChoiceIsRefusedByTheSchema() throws Exception {
+        assertNames(refused(edit(r -> target(r).put("onOversizeResponse", "drop"))), dir.resolve("postern.json"),
+                "/http/targets/0/onOversizeResponse", "refuse");
+    }
+
+    @Test
+    void aTrustStoreResolvesAgainstTheConfigDirectoryAndNamesItsPasswordCredential() throws Exception {
+        Path nested = Files.createDirectories(dir.resolve("a/b"));
+        Files.createDirectories(nested.resolve("certs"));
+        Files.write(nested.resolve("certs/ca.p12"), new byte[] {1});
+        Path file = nested.resolve("c.json");
+        Files.writeString(file, edit(r -> target(r).putObject("trustStore").put("file", "certs/./ca.p12")
+                .put("password", "web-password")).toString());
+
+        HttpTarget t = ConfigLoader.load(nested.resolve("../b/c.json")).policy().httpTargets().get(0);
+
+        assertEquals(Optional.of(new TrustStore(nested.resolve("certs/ca.p12"), TrustStore.Type.PKCS12,
+                Optional.of(new CredentialRef("web-password")))), t.trustStore());
+    }
+
+    @Test
+    void aJksTrustStoreNeedsNoPassword() throws Exception {
+        Files.write(dir.resolve("ca.jks"), new byte[] {1});
+
+        HttpTarget t = ConfigLoader.load(write(edit(r -> target(r).putObject("trustStore").put("file", "ca.jks")
+                .put("type", "JKS")))).policy().httpTargets().get(0);
+
+        assertEquals(Optional.of(new TrustStore(dir.resolve("ca.jks"), TrustStore.Type.JKS, Optional.empty())), t.trustStore());
+    }
+
+    @Test
+    void aTrustStorePasswordNamingNoCredentialIsRefusedWithoutEchoingIt() throws Exception {
+        Files.write(dir.resolve("ca.p12"), new byte[] {1});
+        for (String inline : List.of("hunter2-store-pass", "pass word!")) {
+            ConfigException e = refused(edit(r -> target(r).putObject("trustStore").put("file", "ca.p12").put("password", inline)));
+
+            assertNames(e, dir.resolve("postern.json"), "/http/targets/0/trustStore/password", "credential defined under /credentials");
+            assertTrue(!e.getMessage().contains(inline), "the message must not echo a would-be inline password: " + e.getMessage());
+        }
+    }
+
+    @Test
+    void aMissingTrustStoreFileIsRefusedNamingTheResolvedPath() throws Exception {
+        ConfigException e = refused(edit(r -> target(r).putObject("trustStore").put("file", "certs/missing.p12")));
+
+        assertNames(e, dir.resolve("postern.json"), "/http/targets/0/trustStore/file", "readable trust store file");
+        assertTrue(e.getMessage().contains(dir.resolve("certs/missing.p12").toString()), e.getMessage());
+    }
+
+    @Test
+    void aTrustStoreTypeOutsideTheListIsRefusedByTheSchema() throws Exception {
+        assertNames(refused(edit(r -> target(r).putObject("trustStore").put("file", "ca.pem").put("type", "PEM"))),
+                dir.resolve("postern.json"), "/http/targets/0/trustStore/type", "PKCS12");
+    }
+
+    @Test
+    void aTrustStoreOnAPlainHttpTargetIsRefused() throws Exception {
+        Files.write(dir.resolve("ca.p12"), new byte[] {1});
+        ConfigException e = refused(edit(r -> target(r).put("baseUrl", "http://api.example.com")
+                .putObject("trustStore").put("file", "ca.p12")));
+
+        assertNames(e, dir.resolve("postern.json"), "/http/targets/0", "trustStore needs an https baseUrl");
     }
 
     @Test

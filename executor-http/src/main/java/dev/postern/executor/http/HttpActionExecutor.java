@@ -4,6 +4,7 @@ import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.TrustStore;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
@@ -25,7 +26,9 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -51,9 +54,12 @@ import org.apache.hc.core5.util.Timeout;
  * Executes {@code http_request} permits on Apache HttpClient 5: exactly one request per call to the
  * permitted URI, with the permitted headers and the target's credential, no retries, redirects,
  * cookies or proxies, addresses judged as they are dialed, the target's timeout as a deadline for
- * the whole call and its byte cap on the body read. A response that echoes a credential has it
+ * the whole call and its byte cap on the body read (a longer body is truncated, or refused with
+ * {@code RESPONSE_TOO_LARGE} when the target says so). A response that echoes a credential has it
  * masked. Thread-safe; one instance serves a whole session and holds two bounded connection pools
- * (one for targets that may reach private addresses, one for the rest, so no connection crosses).
+ * for targets that trust the JVM's default authorities (one for targets that may reach private
+ * addresses, one for the rest, so no connection crosses), and one more pool per trust store a
+ * target names, built on its first call and trusting only that store's certificates.
  *
  * <p>Limit: the deadline aborts connecting, sending and reading, but not a system DNS lookup that
  * hangs; such a call returns when the lookup does.
@@ -65,10 +71,13 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
     private static final long MAX_BODY_ARRAY = Integer.MAX_VALUE - 16;
 
     private final CredentialStore credentials;
+    private final CheckingDnsResolver.Lookup lookup;
     private final CloseableHttpClient publicOnly;
     private final CloseableHttpClient privateAllowed;
     private final ScheduledThreadPoolExecutor deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Clients for targets with their own trust store; guarded by itself. A store that failed to load is not kept. */
+    private final Map<TrustKey, CloseableHttpClient> trusting = new HashMap<>();
 
     /** An executor that resolves names with the system resolver and trusts the JDK's default CAs. */
     public HttpActionExecutor(CredentialStore credentials) {
@@ -78,7 +87,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
     /** The seam for tests: a name lookup that needs no DNS, and the trust a test server needs. */
     HttpActionExecutor(CredentialStore credentials, CheckingDnsResolver.Lookup lookup, SSLContext tls) {
         this.credentials = Objects.requireNonNull(credentials, "credentials");
-        Objects.requireNonNull(lookup, "lookup");
+        this.lookup = Objects.requireNonNull(lookup, "lookup");
         Objects.requireNonNull(tls, "tls");
         this.publicOnly = Clients.build(new CheckingDnsResolver(lookup, false), tls);
         this.privateAllowed = Clients.build(new CheckingDnsResolver(lookup, true), tls);
@@ -131,6 +140,15 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             secrets.addAll(injection.maskForms());
         }
         SecretMask mask = new SecretMask(secrets);
+        CloseableHttpClient client;
+        try {
+            client = clientFor(target, mask);
+        } catch (CredentialUnavailableException e) {
+            return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE, mask.mask(
+                    "the trust store password of target " + target.name() + " cannot be read: " + e.getMessage()));
+        } catch (TrustStores.UnreadableTrustStoreException e) {
+            return new ExecutionFailure(FailureCode.TLS_FAILED, "target " + target.name() + ": " + e.getMessage());
+        }
 
         HttpUriRequestBase request = new HttpUriRequestBase(permit.method(), permit.uri());
         for (HeaderField h : permit.headers()) {
@@ -148,7 +166,6 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         try {
             cancellation.onCancel(() -> abort.fire(FailureCode.CANCELLED));
             deadline = deadlines.schedule(() -> abort.fire(FailureCode.TIMEOUT), millis, TimeUnit.MILLISECONDS);
-            CloseableHttpClient client = target.allowPrivateAddresses() ? privateAllowed : publicOnly;
             return exchange(client, request, target, mask);
         } catch (IOException | RuntimeException e) {
             request.cancel();
@@ -158,6 +175,30 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             if (deadline != null) {
                 deadline.cancel(false);
             }
+        }
+    }
+
+    /**
+     * The client whose pool and trust fit the target: a default one, or the one for its trust store
+     * (built on first use; a store that cannot be read fails the call and is tried again next time).
+     */
+    private CloseableHttpClient clientFor(HttpTarget target, SecretMask mask)
+            throws TrustStores.UnreadableTrustStoreException, CredentialUnavailableException {
+        if (target.trustStore().isEmpty()) {
+            return target.allowPrivateAddresses() ? privateAllowed : publicOnly;
+        }
+        TrustKey key = new TrustKey(target.trustStore().get(), target.allowPrivateAddresses());
+        synchronized (trusting) {
+            if (closed.get()) {
+                throw new IllegalStateException("the HTTP executor is closed");
+            }
+            CloseableHttpClient client = trusting.get(key);
+            if (client == null) {
+                SSLContext tls = TrustStores.context(key.store(), credentials, mask);
+                client = Clients.build(new CheckingDnsResolver(lookup, key.allowPrivateAddresses()), tls);
+                trusting.put(key, client);
+            }
+            return client;
         }
     }
 
@@ -185,8 +226,15 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             HttpEntity entity = response.getEntity();
             if (entity != null) {
                 long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY);
+                boolean refuse = target.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE;
+                if (refuse && entity.getContentLength() > cap) {
+                    return tooLarge(target, response.getCode(), cap);
+                }
                 ByteArrayOutputStream read = new ByteArrayOutputStream((int) Math.min(cap, READ_CHUNK));
                 truncated = readCapped(entity, cap, read);
+                if (refuse && truncated) {
+                    return tooLarge(target, response.getCode(), cap);
+                }
                 body = read.toByteArray();
             }
             reusable = !truncated;
@@ -202,6 +250,13 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 // The connection is gone either way; the outcome is already decided.
             }
         }
+    }
+
+    /** The refusal for a body over the cap; the caller aborts the connection, so the rest is never read. */
+    private static ExecutionFailure tooLarge(HttpTarget target, int status, long cap) {
+        return new ExecutionFailure(FailureCode.RESPONSE_TOO_LARGE, "the response from " + target.name() + " (status "
+                + status + ") is longer than its maxResponseBytes of " + cap
+                + " bytes and the target refuses oversize responses, so no body is returned");
     }
 
     /** Reads at most {@code cap} bytes into {@code out}; true when the body had more. */
@@ -291,8 +346,16 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         if (closed.compareAndSet(false, true)) {
             publicOnly.close(CloseMode.IMMEDIATE);
             privateAllowed.close(CloseMode.IMMEDIATE);
+            synchronized (trusting) {
+                trusting.values().forEach(c -> c.close(CloseMode.IMMEDIATE));
+                trusting.clear();
+            }
             deadlines.shutdownNow();
         }
+    }
+
+    /** What a trust-store client is shared by: the same trusted certificates and the same address rule. */
+    private record TrustKey(TrustStore store, boolean allowPrivateAddresses) {
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.TrustStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,8 +29,23 @@ final class Permits {
     }
 
     static HttpTarget target(String baseUrl, Optional<HttpAuth> auth, Duration timeout, long cap, boolean allowPrivate) {
+        return target(baseUrl, auth, timeout, cap, allowPrivate, Optional.empty(), HttpTarget.OversizeResponse.TRUNCATE);
+    }
+
+    /** A loopback target with a byte cap and what to do with a longer body. */
+    static HttpTarget target(String baseUrl, long cap, HttpTarget.OversizeResponse onOversize) {
+        return target(baseUrl, Optional.empty(), TIMEOUT, cap, true, Optional.empty(), onOversize);
+    }
+
+    /** A loopback target that trusts only the given store (or the JVM default when empty). */
+    static HttpTarget target(String baseUrl, Optional<TrustStore> trustStore) {
+        return target(baseUrl, Optional.empty(), TIMEOUT, CAP, true, trustStore, HttpTarget.OversizeResponse.TRUNCATE);
+    }
+
+    static HttpTarget target(String baseUrl, Optional<HttpAuth> auth, Duration timeout, long cap, boolean allowPrivate,
+                             Optional<TrustStore> trustStore, HttpTarget.OversizeResponse onOversize) {
         return new HttpTarget("svc", Origin.parseBaseUrl(baseUrl), Set.of("GET", "POST", "HEAD"), List.of("/"),
-                Set.of("Accept", "X-Test", "Content-Type"), auth, timeout, cap, allowPrivate);
+                Set.of("Accept", "X-Test", "Content-Type"), auth, timeout, cap, allowPrivate, trustStore, onOversize);
     }
 
     static AuthorizedHttpRequest get(HttpTarget target, String path) {

@@ -11,7 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * One HTTP service the agent may call: its origin, the methods, path prefixes and request headers
- * it allows, how the executor authenticates, and the limits the executor enforces.
+ * it allows, how the executor authenticates, which authorities it trusts (the JVM's, or only those
+ * of its own trust store), and the limits the executor enforces, including what happens to a
+ * response body over the cap. Immutable.
  */
 public record HttpTarget(
         String name,
@@ -22,10 +24,27 @@ public record HttpTarget(
         Optional<HttpAuth> auth,
         Duration timeout,
         long maxResponseBytes,
-        boolean allowPrivateAddresses) {
+        boolean allowPrivateAddresses,
+        Optional<TrustStore> trustStore,
+        OversizeResponse onOversizeResponse) {
+
+    /** What the executor does with a response body longer than {@code maxResponseBytes}. */
+    public enum OversizeResponse {
+        /** Return the first {@code maxResponseBytes} bytes, flagged {@code truncated}. */
+        TRUNCATE,
+        /** Return no body at all: the call fails with {@code RESPONSE_TOO_LARGE}. */
+        REFUSE
+    }
 
     private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    /** A target with the JVM's default trust that truncates oversize responses. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                Optional.empty(), OversizeResponse.TRUNCATE);
+    }
 
     public HttpTarget {
         Names.require("target name", name);
@@ -66,6 +85,11 @@ public record HttpTarget(
         if (maxResponseBytes < 1) {
             throw new IllegalArgumentException("target " + name + ": maxResponseBytes must be positive");
         }
+        Objects.requireNonNull(trustStore, "trustStore");
+        if (trustStore.isPresent() && !origin.scheme().equals("https")) {
+            throw new IllegalArgumentException("target " + name + ": trustStore needs an https baseUrl, got " + origin.toUrl());
+        }
+        Objects.requireNonNull(onOversizeResponse, "onOversizeResponse");
     }
 
     /**

@@ -75,6 +75,11 @@ class ModelValidationTest {
                         Set.of(), Optional.empty(), Duration.ZERO, 1, false), "timeout"),
                 refusal("target maxResponseBytes zero", () -> new HttpTarget("api", ORIGIN, Set.of("GET"), List.of("/"),
                         Set.of(), Optional.empty(), Duration.ofSeconds(1), 0, false), "maxResponseBytes"),
+                refusal("trust store on a plain http target", () -> withTrust(new Origin("http", "api.example.com", 80),
+                        new TrustStore(Path.of("/etc/postern/ca.p12").toAbsolutePath(), TrustStore.Type.PKCS12, Optional.empty())),
+                        "api", "trustStore", "https"),
+                refusal("trust store with a relative path", () -> new TrustStore(Path.of("ca.p12"), TrustStore.Type.PKCS12,
+                        Optional.empty()), "trustStore.file", "absolute", "ca.p12"),
                 refusal("target name with space", () -> target("my api", Set.of("GET"), List.of("/")), "target name", "my api"),
                 refusal("header auth without header name", () -> new HttpAuth(new CredentialRef("t"), HttpAuth.Scheme.HEADER,
                         Optional.empty()), "auth.header"),
@@ -170,6 +175,22 @@ class ModelValidationTest {
     }
 
     @Test
+    void theShortConstructorTrustsTheJvmDefaultsAndTruncates() {
+        assertEquals(Optional.empty(), TARGET.trustStore());
+        assertEquals(HttpTarget.OversizeResponse.TRUNCATE, TARGET.onOversizeResponse());
+    }
+
+    @Test
+    void anHttpsTargetKeepsItsTrustStoreAndOversizeChoice() {
+        TrustStore store = new TrustStore(Path.of("ca.jks").toAbsolutePath(), TrustStore.Type.JKS,
+                Optional.of(new CredentialRef("ca-pass")));
+        HttpTarget t = withTrust(ORIGIN, store);
+
+        assertEquals(Optional.of(store), t.trustStore());
+        assertEquals(HttpTarget.OversizeResponse.REFUSE, t.onOversizeResponse());
+    }
+
+    @Test
     void recordsCopyTheirCollections() {
         List<String> argv = new ArrayList<>(List.of("echo", "{s}"));
         SshCommandSpec spec = new SshCommandSpec("echo", argv,
@@ -193,6 +214,11 @@ class ModelValidationTest {
 
     private static HttpTarget target(String name, Set<String> methods, List<String> prefixes) {
         return new HttpTarget(name, ORIGIN, methods, prefixes, Set.of(), Optional.empty(), Duration.ofSeconds(1), 1, false);
+    }
+
+    private static HttpTarget withTrust(Origin origin, TrustStore store) {
+        return new HttpTarget("api", origin, Set.of("GET"), List.of("/"), Set.of(), Optional.empty(), Duration.ofSeconds(1), 1,
+                false, Optional.of(store), HttpTarget.OversizeResponse.REFUSE);
     }
 
     private static SshHost host(String name, Optional<Path> knownHosts, Optional<String> fingerprint) {

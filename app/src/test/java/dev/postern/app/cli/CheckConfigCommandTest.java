@@ -1,0 +1,42 @@
+package dev.postern.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.postern.app.config.ConfigLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What check-config says about a target's trust store and its oversize rule. */
+class CheckConfigCommandTest {
+    @TempDir
+    Path dir;
+
+    private String describe(String target) throws Exception {
+        Files.write(dir.resolve("ca.p12"), new byte[] {1});
+        Path file = dir.resolve("postern.json");
+        Files.writeString(file, "{\"journal\":{\"directory\":\"j\"},\"credentials\":{\"ca-pass\":{\"env\":\"CA_PASS\"}},"
+                + "\"http\":{\"targets\":[{\"name\":\"internal\",\"baseUrl\":\"https://internal.example\",\"methods\":[\"GET\"],"
+                + "\"pathPrefixes\":[\"/\"],\"maxResponseBytes\":4096" + target + "}]}}");
+        return CheckConfigCommand.describe(ConfigLoader.load(file));
+    }
+
+    @Test
+    void aTargetsTrustStoreAndRefusalOfOversizeResponsesAreShown() throws Exception {
+        String text = describe(",\"trustStore\":{\"file\":\"ca.p12\",\"password\":\"ca-pass\"},\"onOversizeResponse\":\"refuse\"");
+
+        assertTrue(text.contains("trusting only the PKCS12 trust store " + dir.resolve("ca.p12") + " (opened with credential ca-pass)"),
+                text);
+        assertTrue(text.contains("responses over 4096 bytes refused"), text);
+    }
+
+    @Test
+    void aDefaultTargetMentionsNeither() throws Exception {
+        String text = describe("");
+
+        assertFalse(text.contains("trust store"), text);
+        assertFalse(text.contains("refused"), text);
+    }
+}
