@@ -63,14 +63,24 @@ final class Attempt {
         }
     }
 
-    /** Registers the exec channel as soon as its open request is sent, so cancellation can reach it. */
-    void channel(ChannelExec c, OpenFuture open) {
+    /**
+     * Registers the exec channel before its open request is sent: the server may start the command
+     * before {@code open()} even returns, and a cancellation in that window must still signal it.
+     */
+    synchronized void channel(ChannelExec c) {
+        channel = c;
+        opening = null;
+    }
+
+    /** Registers the channel's open request once sent; stops the command now if cancellation came first. */
+    void opening(OpenFuture open) {
         boolean now;
+        ChannelExec c;
         ClientSession s;
         synchronized (this) {
-            channel = c;
             opening = open;
             now = cancelled;
+            c = channel;
             s = session;
         }
         if (now) {
@@ -95,7 +105,10 @@ final class Attempt {
             o = opening;
         }
         if (c != null) {
-            stop(c, o, s);
+            if (o != null) {
+                stop(c, o, s);
+            }
+            // else the open request is being sent right now, and opening() stops it.
         } else if (s != null) {
             s.close(true);
         } else if (f != null) {

@@ -139,7 +139,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
                     o.hostKeyFingerprint());
         }
         if (outcome instanceof ExecutionFailure f) {
-            return new ExecutionFailure(f.code(), mask.mask(f.message()));
+            return new ExecutionFailure(f.code(), mask.mask(f.message()), f.partial().map(p -> masked(p, mask)));
         }
         return outcome;
     }
@@ -270,8 +270,20 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         channel.setAgentForwarding(false);
         channel.setOut(stdout);
         channel.setErr(stderr);
-        OpenFuture open = channel.open();
-        attempt.channel(channel, open);
+        attempt.channel(channel);
+        OpenFuture open;
+        try {
+            open = channel.open();
+        } catch (IOException e) {
+            if (attempt.cancelled()) {
+                return Optional.of(cancelled("while opening the channel"));
+            }
+            if (pooled) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        attempt.opening(open);
         boolean opened = open.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         if (attempt.cancelled()) {
             return Optional.of(cancelled("while opening the channel"));
@@ -294,9 +306,13 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return Optional.of(cancelled("while the command ran; it was signalled TERM and its channel closed"));
         }
         if (!events.contains(ClientChannelEvent.CLOSED)) {
+            // What was read so far goes back with the TIMEOUT; bytes arriving while the channel closes are not added.
+            SshExitOutcome readSoFar = new SshExitOutcome(host.name(), OptionalInt.empty(), Optional.empty(),
+                    stdout.bytes(), stdout.truncated(), stderr.bytes(), stderr.truncated(), fingerprint);
             Attempt.stop(channel, open, session);
-            return Optional.of(timeout(host, "waiting for the command to exit (read " + stdout.seen() + " stdout and "
-                    + stderr.seen() + " stderr bytes); it was signalled TERM and its channel closed"));
+            return Optional.of(new ExecutionFailure(FailureCode.TIMEOUT, timeoutMessage(host,
+                    "waiting for the command to exit (read " + stdout.seen() + " stdout and " + stderr.seen()
+                            + " stderr bytes); it was signalled TERM and its channel closed"), Optional.of(readSoFar)));
         }
         Integer status = channel.getExitStatus();
         String signal = channel.getExitSignal();
@@ -344,7 +360,11 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
     }
 
     private static ExecutionFailure timeout(SshHost host, String phase) {
-        return failure(FailureCode.TIMEOUT, "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase);
+        return failure(FailureCode.TIMEOUT, timeoutMessage(host, phase));
+    }
+
+    private static String timeoutMessage(SshHost host, String phase) {
+        return "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase;
     }
 
     private static ExecutionFailure cancelled(String phase) {
