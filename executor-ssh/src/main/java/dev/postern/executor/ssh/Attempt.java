@@ -1,8 +1,6 @@
 package dev.postern.executor.ssh;
 
 import java.io.IOException;
-import java.net.SocketAddress;
-import java.security.PublicKey;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.future.OpenFuture;
@@ -11,40 +9,33 @@ import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.util.buffer.Buffer;
 
 /**
- * The state of one execute() call that other threads touch: the host-key verdict (set on the SSH
- * I/O thread during key exchange) and cancellation (fired from whichever thread cancels), which
- * signals the remote command and closes whatever is open. Thread-safe.
+ * The part of one execute() call that another thread touches: cancellation, fired from whichever
+ * thread cancels, which signals the remote command and closes whatever the call has open (its
+ * session too, so a cancelled session never returns to the pool). Once {@link #finish} succeeds,
+ * cancellation does nothing: the session may then serve another call. Thread-safe.
  */
 final class Attempt {
-    private final HostKeyCheck hostKeyCheck;
     private boolean cancelled;
-    private boolean hostKeyRejected;
+    private boolean finished;
     private ConnectFuture connecting;
     private ClientSession session;
     private ChannelExec channel;
     private OpenFuture opening;
 
-    Attempt(HostKeyCheck hostKeyCheck) {
-        this.hostKeyCheck = hostKeyCheck;
-    }
-
-    /** Called by the client's verifier while this attempt's session exchanges keys. */
-    boolean verifyHostKey(ClientSession session, SocketAddress remote, PublicKey key) {
-        boolean ok = hostKeyCheck.accepts(session, remote, key);
-        if (!ok) {
-            synchronized (this) {
-                hostKeyRejected = true;
-            }
-        }
-        return ok;
-    }
-
-    synchronized boolean hostKeyRejected() {
-        return hostKeyRejected;
-    }
-
     synchronized boolean cancelled() {
         return cancelled;
+    }
+
+    /**
+     * Detaches the call from its cancellation; false if it was cancelled first, in which case what
+     * it had open is being closed and must not be reused.
+     */
+    synchronized boolean finish() {
+        if (cancelled) {
+            return false;
+        }
+        finished = true;
+        return true;
     }
 
     void connecting(ConnectFuture future) {
@@ -58,10 +49,13 @@ final class Attempt {
         }
     }
 
+    /** Registers the session the call now runs on (a pooled one, or a new one), forgetting any earlier channel. */
     void session(ClientSession s) {
         boolean now;
         synchronized (this) {
             session = s;
+            channel = null;
+            opening = null;
             now = cancelled;
         }
         if (now) {
@@ -69,14 +63,24 @@ final class Attempt {
         }
     }
 
-    /** Registers the exec channel as soon as its open request is sent, so cancellation can reach it. */
-    void channel(ChannelExec c, OpenFuture open) {
+    /**
+     * Registers the exec channel before its open request is sent: the server may start the command
+     * before {@code open()} even returns, and a cancellation in that window must still signal it.
+     */
+    synchronized void channel(ChannelExec c) {
+        channel = c;
+        opening = null;
+    }
+
+    /** Registers the channel's open request once sent; stops the command now if cancellation came first. */
+    void opening(OpenFuture open) {
         boolean now;
+        ChannelExec c;
         ClientSession s;
         synchronized (this) {
-            channel = c;
             opening = open;
             now = cancelled;
+            c = channel;
             s = session;
         }
         if (now) {
@@ -91,7 +95,7 @@ final class Attempt {
         ChannelExec c;
         OpenFuture o;
         synchronized (this) {
-            if (cancelled) {
+            if (cancelled || finished) {
                 return;
             }
             cancelled = true;
@@ -101,7 +105,10 @@ final class Attempt {
             o = opening;
         }
         if (c != null) {
-            stop(c, o, s);
+            if (o != null) {
+                stop(c, o, s);
+            }
+            // else the open request is being sent right now, and opening() stops it.
         } else if (s != null) {
             s.close(true);
         } else if (f != null) {

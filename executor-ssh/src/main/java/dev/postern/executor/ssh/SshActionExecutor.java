@@ -16,6 +16,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -43,28 +44,50 @@ import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
 import org.apache.sshd.server.forward.RejectAllForwardingFilter;
 
 /**
- * Runs a permitted SSH command on Apache MINA SSHD's client: one session per call, exec channel
- * only (no PTY, no environment, no agent, X11 or port forwarding), the host key checked against the
- * host's known_hosts file and/or pinned fingerprint before authentication, key or password auth
- * from the credential store, one deadline of {@code host.timeout()} across connect, auth and exec,
+ * Runs a permitted SSH command on Apache MINA SSHD's client: exec channel only (no PTY, no
+ * environment, no agent, X11 or port forwarding), the host key checked against the host's known_hosts
+ * file and/or pinned fingerprint before authentication, key or password auth from the credential
+ * store, one deadline of {@code host.timeout()} across waiting for a session, connect, auth and exec,
  * and each output stream capped at {@code host.maxOutputBytes()}.
  *
- * <p>Thread-safe; one shared client serves concurrent calls. Never throws from {@link #execute}:
+ * <p>Authenticated sessions are reused: per host and everything that decides trust and identity
+ * ({@link SessionKey}), at most {@code maxSessionsPerHost} at once (a call beyond that waits, within
+ * its deadline, for one to free up) and {@code maxIdlePerHost} idle ones, each closed after
+ * {@code idleTimeout} idle. A session whose call failed, timed out or was cancelled is closed, never
+ * reused. Thread-safe; one shared client serves concurrent calls. Never throws from {@link #execute}:
  * every failure is an {@link ExecutionFailure} with a stable code.
  */
 public final class SshActionExecutor implements ActionExecutor<AuthorizedSshCommand> {
 
-    /** How long closing a finished session may wait for the server before the socket is dropped. */
-    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
-    private static final AttributeKey<Attempt> ATTEMPT = new AttributeKey<>();
+    /** Sessions per host at once by default: the gateway's default {@code maxInFlight}, so calls rarely wait. */
+    public static final int DEFAULT_MAX_SESSIONS_PER_HOST = 8;
+    private static final int DEFAULT_MAX_IDLE_PER_HOST = 2;
+    private static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    private static final AttributeKey<SessionTrust> TRUST = new AttributeKey<>();
 
     private final CredentialStore credentials;
     private final SshClient client;
+    private final SessionPool pool;
+    private final int maxSessionsPerHost;
+    /** Salts the digests of credentials in {@link SessionKey}s; fresh per executor, never leaves it. */
+    private final byte[] salt = new byte[32];
     private final ConcurrentMap<Path, ServerKeyVerifier> knownHostsFiles = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public SshActionExecutor(CredentialStore credentials) {
+        this(credentials, DEFAULT_MAX_SESSIONS_PER_HOST);
+    }
+
+    /** An executor that keeps at most {@code maxSessionsPerHost} sessions to one host at once (give it the gateway's maxInFlight). */
+    public SshActionExecutor(CredentialStore credentials, int maxSessionsPerHost) {
+        this(credentials, DEFAULT_MAX_IDLE_PER_HOST, maxSessionsPerHost, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    SshActionExecutor(CredentialStore credentials, int maxIdlePerHost, int maxSessionsPerHost, Duration idleTimeout) {
         this.credentials = Objects.requireNonNull(credentials, "credentials");
+        this.pool = new SessionPool(maxIdlePerHost, maxSessionsPerHost, idleTimeout);
+        this.maxSessionsPerHost = maxSessionsPerHost;
+        new SecureRandom().nextBytes(salt);
         this.client = ClientBuilder.builder()
                 .serverKeyVerifier(SshActionExecutor::verifyServerKey)
                 // Nothing from ~/.ssh/config (identities, proxies, host aliases) may change what a permit says.
@@ -116,7 +139,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
                     o.hostKeyFingerprint());
         }
         if (outcome instanceof ExecutionFailure f) {
-            return new ExecutionFailure(f.code(), mask.mask(f.message()));
+            return new ExecutionFailure(f.code(), mask.mask(f.message()), f.partial().map(p -> masked(p, mask)));
         }
         return outcome;
     }
@@ -130,110 +153,187 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return failure(FailureCode.CREDENTIAL_UNAVAILABLE, e.getMessage());
         }
         Deadline deadline = new Deadline(host.timeout());
-        Attempt attempt = new Attempt(HostKeyCheck.of(host,
-                file -> knownHostsFiles.computeIfAbsent(file, HostKeyCheck::strictKnownHosts)));
+        Attempt attempt = new Attempt();
         cancellation.onCancel(attempt::cancel);
 
-        ConnectFuture connect;
+        SessionPool.Lease lease;
         try {
-            connect = client.connect(host.user(), host.address(), host.port(), AttributeRepository.ofKeyValuePair(ATTEMPT, attempt));
-        } catch (IOException e) {
-            return failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(e));
+            lease = pool.lease(SessionKey.of(host, identity, salt), deadline.remaining(), attempt::cancelled);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return cancelled("while waiting for a free session");
         }
-        attempt.connecting(connect);
-        if (!connect.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT)) {
-            return attempt.cancelled() ? cancelled("while connecting") : timeout(host, "connecting to " + where(host));
+        if (lease == null) {
+            return attempt.cancelled() ? cancelled("while waiting for a free session")
+                    : timeout(host, "waiting for one of the " + maxSessionsPerHost + " sessions to " + where(host) + " to free up");
         }
-        if (attempt.cancelled()) {
-            closeQuietly(connect.isConnected() ? connect.getSession() : null);
-            return cancelled("while connecting");
-        }
-        if (!connect.isConnected()) {
-            return failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(connect.getException()));
-        }
-        ClientSession session = connect.getSession();
+        Outcome outcome = null;
         try {
-            attempt.session(session);
-            return authenticateAndRun(permit, identity, session, attempt, deadline);
+            ClientSession pooled = lease.takeIdle();
+            if (pooled != null) {
+                attempt.session(pooled);
+                Optional<Outcome> ran = exec(permit, pooled, attempt, deadline, true);
+                if (ran.isPresent()) {
+                    outcome = ran.get();
+                    return outcome;
+                }
+                // The pooled session died while idle and nothing was sent on it: start afresh, still one effect at most.
+                lease.discard();
+            }
+            Optional<ExecutionFailure> refused = connect(host, identity, attempt, deadline, lease);
+            if (refused.isPresent()) {
+                outcome = refused.get();
+                return outcome;
+            }
+            outcome = exec(permit, lease.session(), attempt, deadline, false).orElseThrow();
+            return outcome;
         } finally {
-            closeQuietly(session);
+            // A session goes back only after a clean run, and only if no cancellation got to it first.
+            lease.release(outcome instanceof SshExitOutcome && attempt.finish());
         }
     }
 
-    private Outcome authenticateAndRun(AuthorizedSshCommand permit, SshIdentity identity, ClientSession session,
-                                       Attempt attempt, Deadline deadline) throws IOException {
-        SshHost host = permit.host();
+    /** Opens and authenticates a new session, held by {@code lease}; a failure, or empty when it is ready. */
+    private Optional<ExecutionFailure> connect(SshHost host, SshIdentity identity, Attempt attempt, Deadline deadline,
+                                               SessionPool.Lease lease) throws IOException {
+        SessionTrust trust = new SessionTrust(HostKeyCheck.of(host,
+                file -> knownHostsFiles.computeIfAbsent(file, HostKeyCheck::strictKnownHosts)));
+        ConnectFuture connect;
+        try {
+            connect = client.connect(host.user(), host.address(), host.port(), AttributeRepository.ofKeyValuePair(TRUST, trust));
+        } catch (IOException e) {
+            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(e)));
+        }
+        attempt.connecting(connect);
+        if (!connect.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT)) {
+            return Optional.of(attempt.cancelled() ? cancelled("while connecting") : timeout(host, "connecting to " + where(host)));
+        }
+        if (connect.isConnected()) {
+            lease.adopt(connect.getSession());
+        }
+        if (attempt.cancelled()) {
+            return Optional.of(cancelled("while connecting"));
+        }
+        if (!connect.isConnected()) {
+            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": "
+                    + describe(connect.getException())));
+        }
+        ClientSession session = connect.getSession();
+        attempt.session(session);
         identity.applyTo(session);
         AuthFuture auth = session.auth();
         boolean done = auth.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         // The key exchange precedes authentication, so a refused host key shows up here first.
-        if (attempt.hostKeyRejected()) {
-            return failure(FailureCode.HOST_KEY_REJECTED, "ssh: the host key of " + where(host)
-                    + " is not the one configured (known_hosts or pinned fingerprint); nothing was sent");
+        if (trust.rejected()) {
+            return Optional.of(failure(FailureCode.HOST_KEY_REJECTED, "ssh: the host key of " + where(host)
+                    + " is not the one configured (known_hosts or pinned fingerprint); nothing was sent"));
         }
         if (attempt.cancelled()) {
-            return cancelled("while authenticating");
+            return Optional.of(cancelled("while authenticating"));
         }
         if (!done) {
-            return timeout(host, "authenticating to " + where(host));
+            return Optional.of(timeout(host, "authenticating to " + where(host)));
         }
         if (!auth.isSuccess()) {
-            return failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused user " + host.user()
-                    + " with the configured " + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password"));
+            return Optional.of(failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused user " + host.user()
+                    + " with the configured " + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password")));
         }
+        return Optional.empty();
+    }
+
+    /**
+     * Runs the command on an authenticated session. Empty only for a {@code pooled} session that could
+     * not open a channel: the command was never sent, so the caller may try a new session.
+     */
+    private Optional<Outcome> exec(AuthorizedSshCommand permit, ClientSession session, Attempt attempt, Deadline deadline,
+                                   boolean pooled) throws IOException {
+        SshHost host = permit.host();
+        // Verified at this session's key exchange(s) under the same SessionKey, hence under this host's rule.
         String fingerprint = HostKeyCheck.fingerprint(session.getServerKey());
 
         BoundedSink stdout = new BoundedSink(host.maxOutputBytes());
         BoundedSink stderr = new BoundedSink(host.maxOutputBytes());
-        // Not closed here: closing the session (the caller does, with a bounded grace) closes its channels.
-        ChannelExec channel = session.createExecChannel(permit.commandLine());
+        ChannelExec channel;
+        try {
+            channel = session.createExecChannel(permit.commandLine());
+        } catch (IOException e) {
+            if (attempt.cancelled()) {
+                return Optional.of(cancelled("while opening the channel"));
+            }
+            if (pooled) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        // Not closed on success: it closes itself when the command ends; on failure the session is closed with it.
         channel.setUsePty(false);
         channel.setAgentForwarding(false);
         channel.setOut(stdout);
         channel.setErr(stderr);
-        OpenFuture open = channel.open();
-        attempt.channel(channel, open);
+        attempt.channel(channel);
+        OpenFuture open;
+        try {
+            open = channel.open();
+        } catch (IOException e) {
+            if (attempt.cancelled()) {
+                return Optional.of(cancelled("while opening the channel"));
+            }
+            if (pooled) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        attempt.opening(open);
         boolean opened = open.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         if (attempt.cancelled()) {
-            return cancelled("while opening the channel");
+            return Optional.of(cancelled("while opening the channel"));
         }
         if (!opened) {
             Attempt.stop(channel, open, session);
-            return timeout(host, "opening an exec channel on " + where(host));
+            return Optional.of(timeout(host, "opening an exec channel on " + where(host)));
         }
         if (!open.isOpened()) {
-            return failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel: " + describe(open.getException()));
+            if (pooled) {
+                return Optional.empty();
+            }
+            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel: "
+                    + describe(open.getException())));
         }
         // The remote command reads end-of-file at once, as with `ssh -n`.
         channel.getInvertedIn().close();
         Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
         if (attempt.cancelled()) {
-            return cancelled("while the command ran; it was signalled TERM and its channel closed");
+            return Optional.of(cancelled("while the command ran; it was signalled TERM and its channel closed"));
         }
         if (!events.contains(ClientChannelEvent.CLOSED)) {
+            // What was read so far goes back with the TIMEOUT; bytes arriving while the channel closes are not added.
+            SshExitOutcome readSoFar = new SshExitOutcome(host.name(), OptionalInt.empty(), Optional.empty(),
+                    stdout.bytes(), stdout.truncated(), stderr.bytes(), stderr.truncated(), fingerprint);
             Attempt.stop(channel, open, session);
-            return timeout(host, "waiting for the command to exit (read " + stdout.seen() + " stdout and "
-                    + stderr.seen() + " stderr bytes); it was signalled TERM and its channel closed");
+            return Optional.of(new ExecutionFailure(FailureCode.TIMEOUT, timeoutMessage(host,
+                    "waiting for the command to exit (read " + stdout.seen() + " stdout and " + stderr.seen()
+                            + " stderr bytes); it was signalled TERM and its channel closed"), Optional.of(readSoFar)));
         }
         Integer status = channel.getExitStatus();
         String signal = channel.getExitSignal();
         if (status == null && signal == null) {
-            return failure(FailureCode.EXECUTOR_FAILED, "ssh: the channel on " + where(host)
-                    + " closed without an exit status or signal");
+            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: the channel on " + where(host)
+                    + " closed without an exit status or signal"));
         }
-        return new SshExitOutcome(host.name(),
+        return Optional.of(new SshExitOutcome(host.name(),
                 status == null ? OptionalInt.empty() : OptionalInt.of(status),
                 Optional.ofNullable(signal),
                 stdout.bytes(), stdout.truncated(),
                 stderr.bytes(), stderr.truncated(),
-                fingerprint);
+                fingerprint));
     }
 
-    /** Stops the shared client; later calls fail with EXECUTOR_FAILED. */
+    /** Closes idle sessions and stops the shared client; later calls fail with EXECUTOR_FAILED. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             try {
+                pool.close();
                 client.stop();
             } catch (RuntimeException e) {
                 System.err.println("ssh executor: stopping the client failed: " + describe(e));
@@ -242,22 +342,9 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
     }
 
     private static boolean verifyServerKey(ClientSession session, SocketAddress remote, PublicKey key) {
-        Attempt attempt = session.getConnectionContext() == null ? null : session.getConnectionContext().getAttribute(ATTEMPT);
+        SessionTrust trust = session.getConnectionContext() == null ? null : session.getConnectionContext().getAttribute(TRUST);
         // A session this executor did not open has no rule, and a key without a rule is refused.
-        return attempt != null && attempt.verifyHostKey(session, remote, key);
-    }
-
-    private static void closeQuietly(ClientSession session) {
-        if (session == null) {
-            return;
-        }
-        try {
-            if (!session.close(false).await(CLOSE_GRACE)) {
-                session.close(true);
-            }
-        } catch (IOException | RuntimeException e) {
-            session.close(true);
-        }
+        return trust != null && trust.verify(session, remote, key);
     }
 
     private static String where(SshHost host) {
@@ -273,7 +360,11 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
     }
 
     private static ExecutionFailure timeout(SshHost host, String phase) {
-        return failure(FailureCode.TIMEOUT, "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase);
+        return failure(FailureCode.TIMEOUT, timeoutMessage(host, phase));
+    }
+
+    private static String timeoutMessage(SshHost host, String phase) {
+        return "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase;
     }
 
     private static ExecutionFailure cancelled(String phase) {

@@ -5,6 +5,8 @@ import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -28,6 +30,9 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 sealed interface SshIdentity {
 
     void applyTo(ClientSession session);
+
+    /** Bytes that change when the credential does (public keys, or the password), for {@link SessionKey}; never logged or returned. */
+    byte[] material();
 
     static SshIdentity resolve(SshAuth auth, CredentialStore credentials) throws CredentialUnavailableException {
         if (auth instanceof SshAuth.Key key) {
@@ -77,6 +82,13 @@ sealed interface SshIdentity {
         }
 
         @Override
+        public byte[] material() {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            pairs.forEach(pair -> out.writeBytes(pair.getPublic().getEncoded()));
+            return out.toByteArray();
+        }
+
+        @Override
         public String toString() {
             return "KeyIdentity[" + pairs.size() + " key(s)]";
         }
@@ -88,6 +100,11 @@ sealed interface SshIdentity {
             List<UserAuthFactory> methods = List.of(UserAuthPasswordFactory.INSTANCE, UserAuthKeyboardInteractiveFactory.INSTANCE);
             session.setUserAuthFactories(methods);
             session.addPasswordIdentity(password);
+        }
+
+        @Override
+        public byte[] material() {
+            return password.getBytes(StandardCharsets.UTF_8);
         }
 
         @Override

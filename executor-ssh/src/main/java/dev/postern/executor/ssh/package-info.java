@@ -2,7 +2,9 @@
  * The {@code ssh_exec} adapter: {@link dev.postern.executor.ssh.SshActionExecutor} runs one
  * {@link dev.postern.policy.AuthorizedSshCommand} on Apache MINA SSHD's client and reports an
  * {@link dev.postern.policy.outcome.SshExitOutcome} or an
- * {@link dev.postern.policy.outcome.ExecutionFailure} with a stable code.
+ * {@link dev.postern.policy.outcome.ExecutionFailure} with a stable code. Authenticated sessions are
+ * pooled per host and trust rule ({@code SessionPool}, {@code SessionKey}), bounded, closed when idle,
+ * and dropped after any call that did not end cleanly.
  *
  * <p>What it does not do, on purpose: trust a host key that is neither in the host's known_hosts
  * file nor its pinned fingerprint (it never adds or updates an entry), read {@code ~/.ssh} (config,

@@ -25,6 +25,7 @@ final class Permits {
     static final String HOST = "fake";
 
     private final int port;
+    private String user = "deploy";
     private SshAuth auth = new SshAuth.Key(new CredentialRef("k"), Optional.empty());
     private Optional<Path> knownHosts = Optional.empty();
     private Optional<String> fingerprint = Optional.empty();
@@ -33,6 +34,11 @@ final class Permits {
 
     Permits(int port) {
         this.port = port;
+    }
+
+    Permits user(String value) {
+        user = value;
+        return this;
     }
 
     Permits auth(SshAuth value) {
@@ -69,7 +75,7 @@ final class Permits {
     }
 
     private AuthorizedSshCommand decide(SshCommandAction action) {
-        SshHost host = new SshHost(HOST, "127.0.0.1", port, "deploy", auth, knownHosts, fingerprint, timeout,
+        SshHost host = new SshHost(HOST, "127.0.0.1", port, user, auth, knownHosts, fingerprint, timeout,
                 maxOutputBytes, List.of(
                         new SshCommandSpec("echo", List.of("echo", "{text}"),
                                 Map.of("text", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 1000))),

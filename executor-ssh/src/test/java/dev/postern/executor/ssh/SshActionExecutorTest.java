@@ -303,6 +303,49 @@ class SshActionExecutorTest {
     }
 
     @Test
+    void commandThatPrintsThenStallsTimesOutWithWhatItPrinted() {
+        server.respond(command -> Reply.exit("started\n", "warming up", 0).thenStall(Duration.ofMinutes(1)));
+
+        ExecutionFailure failure = assertFailure(FailureCode.TIMEOUT,
+                executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
+
+        SshExitOutcome partial = assertInstanceOf(SshExitOutcome.class, failure.partial().orElseThrow(),
+                "the timeout carries what was read so far");
+        assertEquals("started\n", text(partial.stdout()));
+        assertEquals("warming up", text(partial.stderr()));
+        assertFalse(partial.stdoutTruncated());
+        assertTrue(partial.exitStatus().isEmpty(), "the command never exited");
+        assertTrue(partial.exitSignal().isEmpty());
+        assertEquals(server.hostKeyFingerprint(), partial.hostKeyFingerprint());
+        eventually(() -> server.receivedSignals().contains("TERM"), "the remote command was signalled TERM");
+    }
+
+    @Test
+    void partialOutputOfATimeoutIsMaskedAndCapped() {
+        credentials.put("api-token", "tok-9f8e7d6c");
+        server.respond(command -> Reply.exit("token=tok-9f8e7d6c and more", "", 0).thenStall(Duration.ofMinutes(1)));
+
+        ExecutionFailure failure = assertFailure(FailureCode.TIMEOUT,
+                executor.execute(permits.timeout(Duration.ofSeconds(1)).maxOutputBytes(16).uptime(), new Cancellation()));
+
+        SshExitOutcome partial = assertInstanceOf(SshExitOutcome.class, failure.partial().orElseThrow());
+        assertEquals("token=****", text(partial.stdout()), "cut at 16 bytes, inside the secret, and masked whole");
+        assertTrue(partial.stdoutTruncated());
+    }
+
+    @Test
+    void timeoutBeforeAnyOutputStillSaysNothingWasRead() {
+        server.respond(command -> Reply.exit("late", "", 0).after(Duration.ofMinutes(1)));
+
+        ExecutionFailure failure = assertFailure(FailureCode.TIMEOUT,
+                executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
+
+        SshExitOutcome partial = assertInstanceOf(SshExitOutcome.class, failure.partial().orElseThrow());
+        assertEquals(0, partial.stdout().length);
+        assertEquals(0, partial.stderr().length);
+    }
+
+    @Test
     void cancellationClosesTheRunningCommand() throws Exception {
         server.respond(command -> Reply.exit("late", "", 0).after(Duration.ofMinutes(1)));
         Cancellation cancellation = new Cancellation();

@@ -7,7 +7,9 @@ import java.util.OptionalInt;
 
 /**
  * A remote command that ran to its end: exit status or signal, each stream read up to the cap
- * with its own truncation flag, and the fingerprint of the host key that was verified.
+ * with its own truncation flag, and the fingerprint of the host key that was verified. As the
+ * {@link ExecutionFailure#partial() partial} of a timeout it holds what was read before the deadline,
+ * with neither exit status nor signal.
  */
 public record SshExitOutcome(
         String host,

@@ -20,9 +20,11 @@ import java.util.Optional;
  * Renders outcomes, denials and argument failures as MCP {@code CallToolResult} objects. A success
  * carries {@code structuredContent} (valid against the tool's output schema) and the same JSON as one
  * text content item. A failure ({@code isError: true}) carries only the text item, holding the JSON
- * {@code {"error":{code, message, rule?, pointer?}}}: MCP requires structured content to match the
- * output schema, which describes success, and strict clients (the TypeScript SDK) reject a result
- * that does not. Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
+ * {@code {"error":{code, message, rule?, pointer?, partial?}}}: MCP requires structured content to
+ * match the output schema, which describes success, and strict clients (the TypeScript SDK) reject a
+ * result that does not. {@code partial} is what an executor had read before it failed (a timeout
+ * mid-command), in the same shape as the tool's success (for {@code ssh_exec}: streams, encodings,
+ * truncation flags, and null exit status and signal). Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
  * as base64, never lossily. Stateless.
  */
 public final class ToolResults {
@@ -39,7 +41,19 @@ public final class ToolResults {
             return success(ssh(s));
         }
         ExecutionFailure f = (ExecutionFailure) outcome;
-        return error(f.code().name(), f.message(), null);
+        ObjectNode e = errorObject(f.code().name(), f.message());
+        f.partial().ifPresent(p -> e.set("partial", partial(p)));
+        return wrapError(e);
+    }
+
+    private static ObjectNode partial(Outcome readSoFar) {
+        if (readSoFar instanceof SshExitOutcome s) {
+            return ssh(s);
+        }
+        if (readSoFar instanceof HttpResponseOutcome r) {
+            return http(r);
+        }
+        throw new IllegalArgumentException("no rendering for a partial " + readSoFar.getClass().getSimpleName());
     }
 
     public static ObjectNode answer(ObjectNode structured) {
@@ -55,14 +69,6 @@ public final class ToolResults {
     public static ObjectNode invalidArguments(Binding.Invalid invalid) {
         ObjectNode e = errorObject("INVALID_ARGUMENTS", invalid.message());
         e.put("pointer", invalid.pointer());
-        return wrapError(e);
-    }
-
-    private static ObjectNode error(String code, String message, String rule) {
-        ObjectNode e = errorObject(code, message);
-        if (rule != null) {
-            e.put("rule", rule);
-        }
         return wrapError(e);
     }
 

@@ -1,0 +1,66 @@
+package dev.postern.protocol.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.SshExitOutcome;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+class ToolResultsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String FINGERPRINT = "SHA256:" + "A".repeat(43);
+
+    @Test
+    void timeoutRendersWhatWasReadSoFarUnderErrorPartial() throws Exception {
+        byte[] notUtf8 = {(byte) 0xff, 0x00, 0x41};
+        SshExitOutcome readSoFar = new SshExitOutcome("web-1", OptionalInt.empty(), Optional.empty(),
+                "started\n".getBytes(StandardCharsets.UTF_8), true, notUtf8, false, FINGERPRINT);
+
+        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(readSoFar)));
+
+        assertTrue(result.get("isError").asBoolean());
+        assertFalse(result.has("structuredContent"), "errors carry no structuredContent");
+        JsonNode error = errorOf(result);
+        assertEquals("TIMEOUT", error.get("code").asText());
+        assertEquals("no answer", error.get("message").asText());
+        JsonNode partial = error.get("partial");
+        assertEquals("web-1", partial.get("host").asText());
+        assertTrue(partial.get("exitStatus").isNull());
+        assertTrue(partial.get("exitSignal").isNull());
+        assertEquals("started\n", partial.get("stdout").asText());
+        assertEquals("text", partial.get("stdoutEncoding").asText());
+        assertTrue(partial.get("stdoutTruncated").asBoolean());
+        assertEquals(Base64.getEncoder().encodeToString(notUtf8), partial.get("stderr").asText());
+        assertEquals("base64", partial.get("stderrEncoding").asText());
+        assertFalse(partial.get("stderrTruncated").asBoolean());
+        assertEquals(FINGERPRINT, partial.get("hostKeyFingerprint").asText());
+    }
+
+    @Test
+    void failureWithNothingReadHasNoPartial() throws Exception {
+        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused"));
+
+        JsonNode error = errorOf(result);
+        assertEquals("CONNECT_FAILED", error.get("code").asText());
+        assertFalse(error.has("partial"));
+        assertFalse(result.has("structuredContent"));
+    }
+
+    /** The error object inside the one text content item. */
+    private static JsonNode errorOf(ObjectNode result) throws Exception {
+        assertEquals(1, result.get("content").size());
+        JsonNode item = result.get("content").get(0);
+        assertEquals("text", item.get("type").asText());
+        return JSON.readTree(item.get("text").asText()).get("error");
+    }
+}
