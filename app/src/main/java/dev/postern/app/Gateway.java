@@ -38,7 +38,7 @@ public final class Gateway {
             return ExitStatus.STARTUP_FAILED;
         }
         CredentialStore credentials = credentials(config);
-        try (journal; Dispatcher dispatcher = dispatcher(credentials)) {
+        try (journal; Dispatcher dispatcher = dispatcher(config, credentials)) {
             StdioSession session = new StdioSession(
                     mcpServer(config),
                     new PolicyEngine(config.policy()),
@@ -72,17 +72,18 @@ public final class Gateway {
      * Each executor is built on its first permit: a session that sends no SSH command never loads the
      * SSH client, and start-up (spawn to the initialize response) pays for neither.
      */
-    static Dispatcher dispatcher(CredentialStore credentials) {
+    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials) {
         return Dispatcher.onFirstUse(List.of(
                 Dispatcher.OnFirstUse.of(AuthorizedHttpRequest.class, () -> httpExecutor(credentials)),
-                Dispatcher.OnFirstUse.of(AuthorizedSshCommand.class, () -> sshExecutor(credentials))));
+                Dispatcher.OnFirstUse.of(AuthorizedSshCommand.class, () -> sshExecutor(config, credentials))));
     }
 
     static HttpActionExecutor httpExecutor(CredentialStore credentials) {
         return new HttpActionExecutor(credentials);
     }
 
-    static SshActionExecutor sshExecutor(CredentialStore credentials) {
-        return new SshActionExecutor(credentials);
+    /** As many SSH sessions per host as calls can run at once; more could never be used. */
+    static SshActionExecutor sshExecutor(GatewayConfig config, CredentialStore credentials) {
+        return new SshActionExecutor(credentials, config.maxInFlight());
     }
 }
