@@ -224,6 +224,7 @@ public final class ToolCatalog {
             n.put("authenticated", t.auth().isPresent());
             n.put("timeoutMs", t.timeout().toMillis());
             n.put("maxResponseBytes", t.maxResponseBytes());
+            n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(java.util.Locale.ROOT));
         }
         ArrayNode ssh = root.putArray("ssh");
         for (SshHost h : policy.sshHosts()) {

@@ -213,6 +213,7 @@ class McpServerTest {
         ready();
         JsonNode result = line(send(call("postern_targets", "{}"))).get("result");
         assertEquals("api", result.get("structuredContent").get("http").get(0).get("name").textValue());
+        assertEquals("truncate", result.get("structuredContent").get("http").get(0).get("onOversizeResponse").textValue());
         assertTrue(!result.toString().contains("key"), "credential names stay out");
     }
 
