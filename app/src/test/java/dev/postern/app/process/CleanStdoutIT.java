@@ -11,7 +11,6 @@ import dev.postern.fixtures.StdoutTranscript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -119,27 +118,12 @@ class CleanStdoutIT {
         // java -jar directly: descriptor 1 is the protocol stream and only the in-JVM guard protects it,
         // while the HTTP client and the SSH client (with their logging) load and run.
         try (FakeSshServer ssh = FakeSshServer.start()) {
-            Path key = ssh.generateClientKey(dir).privateKeyFile();
-            Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-            Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
-            Path config = dir.resolve("postern.json");
-            Files.writeString(config, """
-                    {
-                      "journal": { "directory": "journal" },
-                      "credentials": { "deploy-key": { "file": "%s" } },
-                      "http": { "targets": [
-                        { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1"],
-                          "allowPrivateAddresses": true } ] },
-                      "ssh": { "hosts": [
-                        { "name": "box", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "deploy-key",
-                          "knownHosts": "%s", "commands": [ { "name": "up", "argv": ["uptime"] } ] } ] }
-                    }
-                    """.formatted(key, http.baseUri(), ssh.port(), knownHosts));
+            Path config = LoopbackGateway.writeConfig(dir, http, ssh, LoopbackGateway.SshTrust.create(ssh, dir));
             String input = SessionBehaviourIT.HANDSHAKE
                     + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
                     + "\"arguments\":{\"method\":\"GET\",\"url\":\"" + http.baseUri() + "/v1/hello\"}}}\n"
                     + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"ssh_exec\","
-                    + "\"arguments\":{\"host\":\"box\",\"command\":\"up\"}}}\n";
+                    + "\"arguments\":{\"host\":\"box\",\"command\":\"greet\",\"args\":{\"name\":\"guard\"}}}}\n";
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             LauncherProcess p = LauncherProcess.exec(List.of(java, "-jar", LauncherProcess.jar().toString(), "mcp-stdio",
                     "--config", config.toString()), input.getBytes(StandardCharsets.UTF_8), dir, Map.of());
@@ -149,7 +133,7 @@ class CleanStdoutIT {
             assertEquals(3, messages.size(), p.describe());
             assertFalse(messages.get(1).get("result").get("isError").asBoolean(), messages.get(1).toString());
             assertFalse(messages.get(2).get("result").get("isError").asBoolean(), messages.get(2).toString());
-            assertEquals(List.of("'uptime'"), ssh.commands());
+            assertEquals(List.of("'echo' 'guard'"), ssh.commands());
         }
     }
 }

@@ -11,7 +11,6 @@ import dev.postern.fixtures.StdoutTranscript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +35,7 @@ class MalformedFrameCorpusIT {
 
     static FakeHttpService http;
     static FakeSshServer ssh;
-    static Path keyFile;
-    static Path knownHosts;
+    static LoopbackGateway.SshTrust trust;
 
     @TempDir
     Path dir;
@@ -49,9 +47,7 @@ class MalformedFrameCorpusIT {
             http.respond(c.suffixPath(), 200, Map.of("Content-Type", "text/plain"), "next".getBytes(StandardCharsets.UTF_8));
         }
         ssh = FakeSshServer.start();
-        keyFile = ssh.generateClientKey(shared).privateKeyFile();
-        Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
-        knownHosts = ssh.writeKnownHosts(shared.resolve("known_hosts"));
+        trust = LoopbackGateway.SshTrust.create(ssh, shared);
     }
 
     @AfterAll
@@ -66,23 +62,7 @@ class MalformedFrameCorpusIT {
 
     /** The same targets as the in-memory twin's policy, pointing at the live fakes. */
     static Path writeConfig(Path dir) throws Exception {
-        Path config = dir.resolve("postern.json");
-        Files.writeString(config, """
-                {
-                  "journal": { "directory": "journal" },
-                  "credentials": { "deploy-key": { "file": "%s" } },
-                  "http": { "targets": [
-                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1"],
-                      "allowPrivateAddresses": true, "timeoutMs": 5000 } ] },
-                  "ssh": { "hosts": [
-                    { "name": "box", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "deploy-key",
-                      "knownHosts": "%s", "timeoutSeconds": 10,
-                      "commands": [
-                        { "name": "greet", "argv": ["echo", "{name}"],
-                          "params": { "name": { "type": "string", "pattern": "[a-z]+", "maxLength": 16 } } } ] } ] }
-                }
-                """.formatted(keyFile, http.baseUri(), ssh.port(), knownHosts));
-        return config;
+        return LoopbackGateway.writeConfig(dir, http, ssh, trust);
     }
 
     @ParameterizedTest(name = "{0}")

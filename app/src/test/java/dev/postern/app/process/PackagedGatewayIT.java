@@ -11,7 +11,6 @@ import dev.postern.fixtures.StdoutTranscript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,25 +37,7 @@ class PackagedGatewayIT {
         http = FakeHttpService.start();
         http.respond("/v1/hello", 200, Map.of("Content-Type", "text/plain"), "hello from loopback".getBytes(StandardCharsets.UTF_8));
         ssh = FakeSshServer.start();
-        FakeSshServer.ClientKey key = ssh.generateClientKey(dir);
-        Files.setPosixFilePermissions(key.privateKeyFile(), PosixFilePermissions.fromString("rw-------"));
-        Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
-        config = dir.resolve("postern.json");
-        Files.writeString(config, """
-                {
-                  "journal": { "directory": "journal" },
-                  "credentials": { "deploy-key": { "file": "%s" } },
-                  "http": { "targets": [
-                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1"],
-                      "allowPrivateAddresses": true, "timeoutMs": 5000 } ] },
-                  "ssh": { "hosts": [
-                    { "name": "box", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "deploy-key",
-                      "knownHosts": "%s", "timeoutSeconds": 10,
-                      "commands": [
-                        { "name": "greet", "argv": ["echo", "{name}"],
-                          "params": { "name": { "type": "string", "pattern": "[a-z]+", "maxLength": 16 } } } ] } ] }
-                }
-                """.formatted(key.privateKeyFile(), http.baseUri(), ssh.port(), knownHosts));
+        config = LoopbackGateway.writeConfig(dir, http, ssh, LoopbackGateway.SshTrust.create(ssh, dir));
     }
 
     @AfterEach

@@ -4,21 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Cancellation;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.core5.ssl.SSLContexts;
 import org.junit.jupiter.api.AfterEach;
@@ -35,8 +28,7 @@ class HttpActionExecutorTlsTest {
     private static Path forLoopback;
     private static Path forOtherName;
 
-    private HttpsServer server;
-    private final AtomicInteger requests = new AtomicInteger();
+    private LoopbackHttpsServer server;
 
     @BeforeAll
     static void generateCertificates() throws Exception {
@@ -60,25 +52,14 @@ class HttpActionExecutorTlsTest {
     }
 
     private String start(Path keystore) throws Exception {
-        SSLContext context = SSLContexts.custom().loadKeyMaterial(keystore, PASSWORD, PASSWORD).build();
-        server = HttpsServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", exchange -> {
-            requests.incrementAndGet();
-            byte[] body = "secure".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
-        return "https://127.0.0.1:" + server.getAddress().getPort();
+        server = LoopbackHttpsServer.start(keystore, PASSWORD, "secure");
+        return server.baseUrl();
     }
 
     @AfterEach
     void stop() {
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
     }
 
@@ -98,7 +79,7 @@ class HttpActionExecutorTlsTest {
             ExecutionFailure f = assertInstanceOf(ExecutionFailure.class, call(executor, base));
             assertEquals(FailureCode.TLS_FAILED, f.code(), f.message());
         }
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -108,7 +89,7 @@ class HttpActionExecutorTlsTest {
             HttpResponseOutcome r = assertInstanceOf(HttpResponseOutcome.class, call(executor, base));
             assertArrayEquals("secure".getBytes(StandardCharsets.UTF_8), r.body());
         }
-        assertEquals(1, requests.get());
+        assertEquals(1, server.requestCount());
     }
 
     @Test
@@ -118,6 +99,6 @@ class HttpActionExecutorTlsTest {
             ExecutionFailure f = assertInstanceOf(ExecutionFailure.class, call(executor, base));
             assertEquals(FailureCode.TLS_FAILED, f.code(), f.message());
         }
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.TrustStore;
@@ -16,9 +14,6 @@ import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Cancellation;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLContext;
-import org.apache.hc.core5.ssl.SSLContexts;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,8 +45,7 @@ class HttpActionExecutorTrustStoreTest {
     private static Path otherCaTrustJks;
     private static Path caKeyStore;
 
-    private HttpsServer server;
-    private final AtomicInteger requests = new AtomicInteger();
+    private LoopbackHttpsServer server;
     private final List<HttpActionExecutor> executors = new ArrayList<>();
 
     @BeforeAll
@@ -117,26 +108,15 @@ class HttpActionExecutorTrustStoreTest {
     }
 
     private String start(Path keystore) throws Exception {
-        SSLContext context = SSLContexts.custom().loadKeyMaterial(keystore, PASS.toCharArray(), PASS.toCharArray()).build();
-        server = HttpsServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/", exchange -> {
-            requests.incrementAndGet();
-            byte[] body = "private".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
-        return "https://127.0.0.1:" + server.getAddress().getPort();
+        server = LoopbackHttpsServer.start(keystore, PASS.toCharArray(), "private");
+        return server.baseUrl();
     }
 
     @AfterEach
     void stop() {
         executors.forEach(HttpActionExecutor::close);
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
     }
 
@@ -174,7 +154,7 @@ class HttpActionExecutorTrustStoreTest {
 
         failure(call(executor(Map.of()), base, Optional.empty()), FailureCode.TLS_FAILED);
 
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -183,7 +163,7 @@ class HttpActionExecutorTrustStoreTest {
 
         assertPrivateBody(call(executor(Map.of()), base, Optional.of(store(caTrustJks, TrustStore.Type.JKS, Optional.empty()))));
 
-        assertEquals(1, requests.get());
+        assertEquals(1, server.requestCount());
     }
 
     @Test
@@ -193,7 +173,7 @@ class HttpActionExecutorTrustStoreTest {
 
         assertPrivateBody(call(executor(Map.of("ca-pass", PASS)), base, Optional.of(trust)));
 
-        assertEquals(1, requests.get());
+        assertEquals(1, server.requestCount());
     }
 
     @Test
@@ -203,7 +183,7 @@ class HttpActionExecutorTrustStoreTest {
         failure(call(executor(Map.of()), base, Optional.of(store(otherCaTrustJks, TrustStore.Type.JKS, Optional.empty()))),
                 FailureCode.TLS_FAILED);
 
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -213,7 +193,7 @@ class HttpActionExecutorTrustStoreTest {
         failure(call(executor(Map.of()), base, Optional.of(store(caTrustJks, TrustStore.Type.JKS, Optional.empty()))),
                 FailureCode.TLS_FAILED);
 
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -225,7 +205,7 @@ class HttpActionExecutorTrustStoreTest {
         failure(call(executor, base, Optional.of(store(otherCaTrustJks, TrustStore.Type.JKS, Optional.empty()))),
                 FailureCode.TLS_FAILED);
 
-        assertEquals(1, requests.get());
+        assertEquals(1, server.requestCount());
     }
 
     @Test
@@ -237,7 +217,7 @@ class HttpActionExecutorTrustStoreTest {
                 Optional.of(store(missing, TrustStore.Type.JKS, Optional.empty()))), FailureCode.TLS_FAILED);
 
         assertTrue(f.message().contains(missing.toString()), f.message());
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -248,7 +228,7 @@ class HttpActionExecutorTrustStoreTest {
                 Optional.of(store(caTrustP12, TrustStore.Type.PKCS12, Optional.empty()))), FailureCode.TLS_FAILED);
 
         assertTrue(f.message().contains("password"), f.message());
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -260,7 +240,7 @@ class HttpActionExecutorTrustStoreTest {
                 FailureCode.TLS_FAILED);
 
         assertFalse(f.message().contains("not-the-password"), f.message());
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -271,7 +251,7 @@ class HttpActionExecutorTrustStoreTest {
         ExecutionFailure f = failure(call(executor(Map.of()), base, Optional.of(trust)), FailureCode.CREDENTIAL_UNAVAILABLE);
 
         assertTrue(f.message().contains("ca-pass"), f.message());
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -283,7 +263,7 @@ class HttpActionExecutorTrustStoreTest {
         ExecutionFailure f = failure(call(executor(Map.of("ca-pass", PASS)), base, Optional.of(trust)), FailureCode.TLS_FAILED);
 
         assertTrue(f.message().contains("no trusted-certificate entry"), f.message());
-        assertEquals(0, requests.get());
+        assertEquals(0, server.requestCount());
     }
 
     @Test
@@ -300,6 +280,6 @@ class HttpActionExecutorTrustStoreTest {
         Files.delete(later);
         assertPrivateBody(call(executor, base, Optional.of(trust)));
 
-        assertEquals(2, requests.get());
+        assertEquals(2, server.requestCount());
     }
 }

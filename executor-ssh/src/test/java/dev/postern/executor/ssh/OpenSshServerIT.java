@@ -1,8 +1,9 @@
 package dev.postern.executor.ssh;
 
+import static dev.postern.executor.ssh.SshOutcomes.assertFailure;
+import static dev.postern.executor.ssh.SshOutcomes.exited;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -18,9 +19,7 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
-import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
-import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.Cancellation;
 import java.io.IOException;
@@ -320,14 +319,7 @@ class OpenSshServerIT {
         }
     }
 
-    private static SshExitOutcome exited(Outcome outcome) {
-        return assertInstanceOf(SshExitOutcome.class, outcome, () -> "expected an exit, got " + outcome);
-    }
 
-    private static void assertFailure(FailureCode code, Outcome outcome) {
-        ExecutionFailure failure = assertInstanceOf(ExecutionFailure.class, outcome, () -> "expected " + code + ", got " + outcome);
-        assertEquals(code, failure.code(), failure.message());
-    }
 
     private static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);

@@ -1,13 +1,14 @@
 package dev.postern.executor.ssh;
 
+import static dev.postern.executor.ssh.SshOutcomes.assertFailure;
+import static dev.postern.executor.ssh.SshOutcomes.eventually;
+import static dev.postern.executor.ssh.SshOutcomes.exited;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.fixtures.FakeSshServer;
 import dev.postern.fixtures.FakeSshServer.Reply;
-import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -27,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class SessionReuseTest {
                 ? Reply.exit("", "", 0).after(Duration.ofMinutes(1)) : Reply.exit(command, "", 0));
         exited(executor.execute(permits.echo("warm"), new Cancellation()));
 
-        failed(FailureCode.TIMEOUT, executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
+        assertFailure(FailureCode.TIMEOUT, executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
         assertEquals(1, server.authCount(), "the timed-out call ran on the pooled session");
 
         exited(executor.execute(permits.timeout(Duration.ofSeconds(10)).echo("after"), new Cancellation()));
@@ -102,7 +102,7 @@ class SessionReuseTest {
         Future<Outcome> stalled = callers.submit(() -> executor.execute(permits.uptime(), cancellation));
         assertNotNull(server.takeCommand(Duration.ofSeconds(10)), "the stalling command started");
         cancellation.cancel();
-        failed(FailureCode.CANCELLED, stalled.get(10, TimeUnit.SECONDS));
+        assertFailure(FailureCode.CANCELLED, stalled.get(10, TimeUnit.SECONDS));
 
         exited(executor.execute(permits.echo("after"), new Cancellation()));
         assertEquals(2, server.authCount(), "the call after the cancellation authenticated a new session");
@@ -170,7 +170,7 @@ class SessionReuseTest {
         SshActionExecutor executor = executor(2, 8, Duration.ofMinutes(1));
         exited(executor.execute(permits.echo("trusted"), new Cancellation()));
 
-        failed(FailureCode.HOST_KEY_REJECTED, executor.execute(permits.fingerprint(otherFingerprint).echo("pinned elsewhere"),
+        assertFailure(FailureCode.HOST_KEY_REJECTED, executor.execute(permits.fingerprint(otherFingerprint).echo("pinned elsewhere"),
                 new Cancellation()));
 
         assertEquals(List.of("'echo' 'trusted'"), server.commands());
@@ -226,7 +226,7 @@ class SessionReuseTest {
         Future<Outcome> holder = callers.submit(() -> executor.execute(permits.echo("holder"), new Cancellation()));
         assertNotNull(server.takeCommand(Duration.ofSeconds(10)), "the first call holds the only session");
 
-        ExecutionFailure waited = failed(FailureCode.TIMEOUT,
+        ExecutionFailure waited = assertFailure(FailureCode.TIMEOUT,
                 executor.execute(permits.timeout(Duration.ofSeconds(1)).echo("waiter"), new Cancellation()));
 
         assertTrue(waited.message().contains("free up"), waited.message());
@@ -242,30 +242,8 @@ class SessionReuseTest {
         return executor;
     }
 
-    private static SshExitOutcome exited(Outcome outcome) {
-        return assertInstanceOf(SshExitOutcome.class, outcome, () -> "expected an exit, got " + outcome);
-    }
 
-    private static ExecutionFailure failed(FailureCode code, Outcome outcome) {
-        ExecutionFailure failure = assertInstanceOf(ExecutionFailure.class, outcome, () -> "expected " + code + ", got " + outcome);
-        assertEquals(code, failure.code(), failure.message());
-        return failure;
-    }
 
-    private static void eventually(BooleanSupplier condition, String what) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within 10 s: " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for: " + what);
-            }
-        }
-    }
 
     private static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);

@@ -1,5 +1,8 @@
 package dev.postern.executor.ssh;
 
+import static dev.postern.executor.ssh.SshOutcomes.assertFailure;
+import static dev.postern.executor.ssh.SshOutcomes.eventually;
+import static dev.postern.executor.ssh.SshOutcomes.exited;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -401,30 +403,8 @@ class SshActionExecutorTest {
         }
     }
 
-    private static SshExitOutcome exited(Outcome outcome) {
-        return assertInstanceOf(SshExitOutcome.class, outcome, () -> "expected an exit, got " + outcome);
-    }
 
-    private static ExecutionFailure assertFailure(FailureCode code, Outcome outcome) {
-        ExecutionFailure failure = assertInstanceOf(ExecutionFailure.class, outcome, () -> "expected " + code + ", got " + outcome);
-        assertEquals(code, failure.code(), failure.message());
-        return failure;
-    }
 
-    private static void eventually(BooleanSupplier condition, String what) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within 10 s: " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for: " + what);
-            }
-        }
-    }
 
     private static byte[] filled(int length, byte value) {
         byte[] bytes = new byte[length];
