@@ -46,7 +46,11 @@ class SeamTest {
         List<JsonNode> messages = StdoutTranscript.assertProtocolOnly(h.stdout.toByteArray(), "in-memory session", h.stderr.toByteArray());
         assertEquals(2, messages.size(), "initialize response, then exactly one error");
         assertTrue(messages.get(1).has("error"), messages.get(1).toString());
-        assertTrue(Files.readString(dir.resolve("decisions.jsonl")).contains("\"stage\":\"json"), "the rejection is journaled");
+        List<String> rows = Files.readAllLines(dir.resolve("decisions.jsonl"));
+        assertEquals(1, rows.size(), "exactly the one rejection is journaled: " + rows);
+        JsonNode row = JSON.readTree(rows.get(0));
+        assertTrue(List.of("json", "jsonrpc").contains(row.get("stage").textValue()), row.toString());
+        assertEquals(dev.postern.transport.Frame.of(bad.strip()).sha256(), row.get("frame").textValue(), "the row fingerprints the bad line");
     }
 
     @Test

@@ -46,7 +46,7 @@ class McpServerTest {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:8080"), Set.of("GET"), List.of("/v1"),
                 Set.of("Accept"), Optional.empty(), Duration.ofSeconds(5), 1024, true);
         SshHost web = new SshHost("web", "127.0.0.1", 2222, "deploy",
-                new SshAuth.Key(new CredentialRef("key"), Optional.empty()), Optional.empty(),
+                new SshAuth.Key(new CredentialRef("secret-deploy-credential"), Optional.empty()), Optional.empty(),
                 Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
                 List.of(new SshCommandSpec("tail", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                         Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
@@ -214,7 +214,7 @@ class McpServerTest {
         JsonNode result = line(send(call("postern_targets", "{}"))).get("result");
         assertEquals("api", result.get("structuredContent").get("http").get(0).get("name").textValue());
         assertEquals("truncate", result.get("structuredContent").get("http").get(0).get("onOversizeResponse").textValue());
-        assertTrue(!result.toString().contains("key"), "credential names stay out");
+        assertTrue(!result.toString().contains("secret-deploy-credential"), "credential names stay out");
     }
 
     @Test
