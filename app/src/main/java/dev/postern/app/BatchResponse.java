@@ -35,8 +35,4 @@ final class BatchResponse implements StdioSession.Answer {
             out.accept(array);
         }
     }
-
-    void add(String line) {
-        accept(line);
-    }
 }

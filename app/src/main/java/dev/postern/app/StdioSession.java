@@ -170,7 +170,7 @@ public final class StdioSession {
         for (Inbound part : batch.parts()) {
             if (part instanceof Inbound.Respond r) {
                 r.rejection().ifPresent(journal::rejected);
-                response.add(r.line());
+                response.accept(r.line());
             } else if (part instanceof Inbound.Execute e) {
                 if (!start(e, response)) {
                     return false;
