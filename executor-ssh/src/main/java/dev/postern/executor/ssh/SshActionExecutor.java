@@ -279,7 +279,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             open = channel.open();
         } catch (IOException e) {
             if (attempt.cancelled()) {
-                return Optional.of(cancelled("while opening the channel"));
+                return Optional.of(cancelled("while opening the channel", attempt));
             }
             if (pooled) {
                 return Optional.empty();
@@ -289,7 +289,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         attempt.opening(open);
         boolean opened = open.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         if (attempt.cancelled()) {
-            return Optional.of(cancelled("while opening the channel"));
+            return Optional.of(cancelled("while opening the channel", attempt));
         }
         if (!opened) {
             Attempt.Stopped stopped = settled(Attempt.stop(channel, open, session));
@@ -306,9 +306,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         channel.getInvertedIn().close();
         Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
         if (attempt.cancelled()) {
-            CompletableFuture<Attempt.Stopped> stopping = attempt.stopped();
-            return Optional.of(cancelled("while the command ran"
-                    + (stopping == null ? "" : "; " + settled(stopping).describe())));
+            return Optional.of(cancelled("while the command ran", attempt));
         }
         if (!events.contains(ClientChannelEvent.CLOSED)) {
             // What was read so far goes back with the TIMEOUT; bytes arriving while the channel closes are not added.
@@ -385,6 +383,12 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
 
     private static String timeoutMessage(SshHost host, String phase) {
         return "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase;
+    }
+
+    /** A cancellation that may have found a command to stop: says what stopping it achieved. */
+    private static ExecutionFailure cancelled(String phase, Attempt attempt) throws InterruptedIOException {
+        CompletableFuture<Attempt.Stopped> stopping = attempt.stopped();
+        return cancelled(stopping == null ? phase : phase + "; " + settled(stopping).describe());
     }
 
     private static ExecutionFailure cancelled(String phase) {
