@@ -117,8 +117,21 @@ public final class ConfigLoader {
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + e.getMessage() + ")");
+            throw new ConfigException(file, null, "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
+    }
+
+    /**
+     * A syntax error's words without the text it quotes: the parser quotes the offending token, which
+     * may be a secret pasted without its quotes where a credential name belongs.
+     */
+    static String withoutQuotedText(String message) {
+        int quote = message.indexOf('\'');
+        if (quote < 0) {
+            return message;
+        }
+        String before = message.substring(0, quote).replaceAll("[\\s(]+$", "");
+        return before + " (the offending text is not shown)";
     }
 
     private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,

@@ -271,6 +271,20 @@ class ConfigLoaderTest {
         }
     }
 
+    @Test
+    void aSecretPastedWithoutQuotesIsNotEchoedBySyntaxErrors() throws Exception {
+        for (String json : List.of(
+                "{ \"journal\": { \"directory\": \"j\" }, \"credentials\": {}, \"ssh\": { \"hosts\": [ { \"identity\": ghp_Z9y8X7w6secret } ] } }",
+                "{ \"journal\": { \"directory\": \"j\" }, \"ssh\": { \"hosts\": [ { \"password\": hunter2, } ] } }")) {
+            Path file = Files.writeString(dir.resolve("postern.json"), json);
+
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+
+            assertTrue(e.getMessage().contains("strict JSON") && e.getMessage().contains("not shown"), e.getMessage());
+            assertTrue(!e.getMessage().contains("ghp_Z9y8") && !e.getMessage().contains("hunter2"), e.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("secretsTypedAsCredentialNames")
     void aSecretTypedWhereACredentialNameBelongsIsNeverEchoed(Value secret, String fragment) throws Exception {
