@@ -49,6 +49,9 @@ public final class ConfigLoader {
     static final int DEFAULT_STRING_PARAM_LENGTH = 256;
 
     private static final Schema SCHEMA = loadSchema();
+    private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
+    private static final String NOT_A_CREDENTIAL_NAME =
+            "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
 
     private ConfigLoader() {
     }
@@ -59,7 +62,8 @@ public final class ConfigLoader {
         List<Error> errors = SCHEMA.validate(root);
         if (!errors.isEmpty()) {
             Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
-            throw new ConfigException(abs, SchemaErrors.pointer(first), first.getMessage());
+            throw new ConfigException(abs, SchemaErrors.pointer(first),
+                    namesACredential(first) ? NOT_A_CREDENTIAL_NAME : first.getMessage());
         }
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
@@ -113,8 +117,21 @@ public final class ConfigLoader {
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + e.getMessage() + ")");
+            throw new ConfigException(file, null, "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
+    }
+
+    /**
+     * A syntax error's words without the text it quotes: the parser quotes the offending token, which
+     * may be a secret pasted without its quotes where a credential name belongs.
+     */
+    static String withoutQuotedText(String message) {
+        int quote = message.indexOf('\'');
+        if (quote < 0) {
+            return message;
+        }
+        String before = message.substring(0, quote).replaceAll("[\\s(]+$", "");
+        return before + " (the offending text is not shown)";
     }
 
     private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,
@@ -128,7 +145,7 @@ public final class ConfigLoader {
         Optional<HttpAuth> auth = Optional.empty();
         if (t.has("auth")) {
             JsonNode a = t.get("auth");
-            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential").textValue(), credentials);
+            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential"), credentials);
             HttpAuth.Scheme scheme = HttpAuth.Scheme.valueOf(a.get("scheme").textValue().toUpperCase(Locale.ROOT));
             Optional<String> header = Optional.ofNullable(a.get("header")).map(JsonNode::textValue);
             try {
@@ -163,8 +180,7 @@ public final class ConfigLoader {
 
     /**
      * A target's trust store: the file must exist now (so check-config catches a wrong path), and a
-     * password names a credential; an unknown name is refused without echoing it, since an operator
-     * who wrote the password itself there would otherwise see it printed.
+     * password names a credential (see {@link #credential}).
      */
     private static TrustStore trustStore(Path file, Path dir, String at, JsonNode s,
                                          Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
@@ -173,21 +189,9 @@ public final class ConfigLoader {
             throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
         }
         TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
-        Optional<CredentialRef> password = Optional.empty();
-        if (s.has("password")) {
-            String name = s.get("password").textValue();
-            Optional<CredentialRef> ref = Optional.empty();
-            try {
-                ref = Optional.of(new CredentialRef(name));
-            } catch (IllegalArgumentException e) {
-                // Not even a credential name: said below without echoing it.
-            }
-            if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
-                throw new ConfigException(file, at + "/password",
-                        "the name of a credential defined under /credentials (never the password itself)");
-            }
-            password = ref;
-        }
+        Optional<CredentialRef> password = s.has("password")
+                ? Optional.of(credential(file, at + "/password", s.get("password"), credentials))
+                : Optional.empty();
         try {
             return new TrustStore(store, type, password);
         } catch (IllegalArgumentException e) {
@@ -203,14 +207,14 @@ public final class ConfigLoader {
         }
         if (h.has("identity")) {
             Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase").textValue(), credentials))
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
                     : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity").textValue(), credentials), passphrase);
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
         } else {
             if (h.has("passphrase")) {
                 throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
             }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password").textValue(), credentials));
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
         }
         List<SshCommandSpec> commands = new ArrayList<>();
         JsonNode cs = h.get("commands");
@@ -268,24 +272,33 @@ public final class ConfigLoader {
         }
     }
 
-    private static CredentialRef credential(Path file, String at, String name, Map<CredentialRef, CredentialSource> credentials)
+    /**
+     * The one way a field that names a credential is read (the schema's {@code credentialName}):
+     * an operator may have typed the secret itself there, so no error about it shows its value.
+     */
+    private static CredentialRef credential(Path file, String at, JsonNode field, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
-        CredentialRef ref;
+        Optional<CredentialRef> ref = Optional.empty();
         try {
-            ref = new CredentialRef(name);
+            ref = Optional.of(new CredentialRef(field.textValue()));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
+            // Not even a credential name; CredentialRef's own message would quote it.
         }
-        if (!credentials.containsKey(ref)) {
-            throw new ConfigException(file, at, "the name of a credential defined under /credentials, got \"" + name + '"');
+        if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
+            throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME);
         }
-        return ref;
+        return ref.get();
     }
 
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.textValue()));
         return out;
+    }
+
+    /** Whether a schema error is about a field that names a credential: its message might quote the value. */
+    private static boolean namesACredential(Error e) {
+        return String.valueOf(e.getSchemaLocation()).contains(CREDENTIAL_NAME_DEF);
     }
 
     private static Schema loadSchema() {
