@@ -59,7 +59,9 @@ import org.apache.hc.core5.util.Timeout;
  * masked. Thread-safe; one instance serves a whole session and holds two bounded connection pools
  * for targets that trust the JVM's default authorities (one for targets that may reach private
  * addresses, one for the rest, so no connection crosses), and one more pool per trust store a
- * target names, built on its first call and trusting only that store's certificates.
+ * target names, built on its first call and trusting only that store's certificates. Within a pool
+ * a connection is reused only by calls to the target that opened it, and only after a response
+ * that ended exactly at its declared end ({@link ExactEndConnection}).
  *
  * <p>Limit: the deadline aborts connecting, sending and reading, but not a system DNS lookup that
  * hangs; such a call returns when the lookup does.
@@ -217,7 +219,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
 
     private static Outcome exchange(CloseableHttpClient client, HttpUriRequestBase request, HttpTarget target,
                                     SecretMask mask) throws IOException {
-        ClassicHttpResponse response = client.executeOpen(null, request, HttpClientContext.create());
+        HttpClientContext context = HttpClientContext.create();
+        // Pooled connections are keyed by this token: only calls to the same target share one.
+        context.setUserToken(new PoolKey(target.name()));
+        ClassicHttpResponse response = client.executeOpen(null, request, context);
         boolean reusable = false;
         try {
             List<HeaderField> headers = headers(response, mask);
@@ -352,6 +357,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             }
             deadlines.shutdownNow();
         }
+    }
+
+    /** The pool key of a target's connections (the HttpClient user token). */
+    private record PoolKey(String target) {
     }
 
     /** What a trust-store client is shared by: the same trusted certificates and the same address rule. */
