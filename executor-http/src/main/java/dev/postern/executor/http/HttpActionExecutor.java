@@ -25,6 +25,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -230,20 +231,24 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             boolean truncated = false;
             HttpEntity entity = response.getEntity();
             if (entity != null) {
-                long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY);
+                // One byte past the cap tells a cut body from a complete one; the mask's lookahead
+                // past it recognises a secret that straddles the cut, so it is masked whole.
+                int lookahead = Math.max(1, mask.lookahead());
+                long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY - lookahead);
                 boolean refuse = target.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE;
                 if (refuse && entity.getContentLength() > cap) {
                     return tooLarge(target, response.getCode(), cap);
                 }
                 ByteArrayOutputStream read = new ByteArrayOutputStream((int) Math.min(cap, READ_CHUNK));
-                truncated = readCapped(entity, cap, read);
+                readCapped(entity, cap + lookahead, read);
+                truncated = read.size() > cap;
                 if (refuse && truncated) {
                     return tooLarge(target, response.getCode(), cap);
                 }
-                body = read.toByteArray();
+                body = truncated ? mask.maskCut(read.toByteArray(), (int) cap) : mask.mask(read.toByteArray(), false);
             }
             reusable = !truncated;
-            return new HttpResponseOutcome(target.name(), response.getCode(), headers, mask.mask(body, truncated), truncated);
+            return new HttpResponseOutcome(target.name(), response.getCode(), headers, body, truncated);
         } finally {
             if (!reusable) {
                 // Abort before closing: closing a half-read body would read the rest to reuse the connection.
@@ -264,28 +269,22 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 + " bytes and the target refuses oversize responses, so no body is returned");
     }
 
-    /** Reads at most {@code cap} bytes into {@code out}; true when the body had more. */
-    private static boolean readCapped(HttpEntity entity, long cap, ByteArrayOutputStream out) throws IOException {
+    /** Reads at most {@code limit} bytes into {@code out}, stopping early where the body ends. */
+    private static void readCapped(HttpEntity entity, long limit, ByteArrayOutputStream out) throws IOException {
         InputStream in = entity.getContent();
         if (in == null) {
-            return false;
+            return;
         }
         byte[] buffer = new byte[READ_CHUNK];
-        long remaining = cap;
+        long remaining = limit;
         while (remaining > 0) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
             if (n < 0) {
-                return false;
+                return;
             }
             out.write(buffer, 0, n);
             remaining -= n;
         }
-        long declared = entity.getContentLength();
-        if (declared > cap) {
-            return true;
-        }
-        // At the cap exactly: one more byte tells a complete body (end of stream) from a cut one.
-        return in.read() >= 0;
     }
 
     private static List<HeaderField> headers(ClassicHttpResponse response, SecretMask mask) {
@@ -395,7 +394,11 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
     }
 
-    /** The header that carries a target's credential, and the byte strings to mask for it. */
+    /**
+     * The header that carries a target's credential, and the byte strings to mask for it: the
+     * secret as stored, and for Basic also its Base64 and the password alone (the user name is not
+     * secret and is not masked). The token of a bearer or header credential is the secret itself.
+     */
     private record Injection(String name, String value, List<byte[]> maskForms) {
 
         static Injection of(HttpAuth auth, Secret secret) throws CredentialUnavailableException {
@@ -408,8 +411,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                             "credential " + credential + " must have the form user:password for basic auth");
                 }
                 String encoded = Base64.getEncoder().encodeToString(raw);
+                // The password alone is masked too: a target may echo just that part.
+                byte[] password = Arrays.copyOfRange(raw, colon + 1, raw.length);
                 return new Injection("Authorization", "Basic " + encoded,
-                        List.of(raw, encoded.getBytes(StandardCharsets.US_ASCII)));
+                        List.of(raw, encoded.getBytes(StandardCharsets.US_ASCII), password));
             }
             for (byte b : raw) {
                 if (b < 0x20 || b == 0x7f) {
