@@ -6,6 +6,7 @@ import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
 import dev.postern.policy.model.AsciiHosts;
+import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import java.net.URI;
@@ -40,11 +41,6 @@ final class HttpRules {
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
     private static final Pattern TRAILING_HOST_DOT = Pattern.compile("(.*[^.])\\.(:[0-9]*)?");
     private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
-
-    /** Headers an agent may never set: the executor owns them. Compared lower-case. */
-    static final Set<String> FORBIDDEN_HEADERS = Set.of(
-            "host", "authorization", "proxy-authorization", "cookie", "connection", "content-length",
-            "transfer-encoding", "te", "upgrade", "expect", "keep-alive", "trailer", "forwarded");
 
     private final List<HttpTarget> targets;
 
@@ -133,8 +129,7 @@ final class HttpRules {
                         + " has a character above U+00FF in its value; send it percent-encoded or in the body");
             }
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (FORBIDDEN_HEADERS.contains(lower) || lower.startsWith("x-forwarded-") || lower.startsWith("proxy-")) {
+        if (ForbiddenHeaders.contains(name)) {
             return new Deny("http.header.forbidden", "header " + printable(name) + " is set by Postern, never by the agent");
         }
         return null;
