@@ -90,6 +90,16 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
                 }
                 return n;
             }
+
+            /**
+             * Closing reads the body to its declared end (a decompressing reader stops at the
+             * gzip trailer without asking for more); only then is the end checked.
+             */
+            @Override
+            public void close() throws IOException {
+                super.close();
+                atEnd(buffer, socket);
+            }
         };
     }
 

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,6 +115,17 @@ class HttpActionExecutorKeepAliveTest {
     }
 
     @Test
+    void aCleanCompressedResponseKeepsItsConnection() {
+        Policy policy = twoTargets(server.port());
+
+        for (int i = 0; i < 3; i++) {
+            assertEquals("a-zipped", body(response(executor.execute(permit(policy, "/a/gzip"), NEVER))));
+        }
+
+        assertEquals(1, server.connections(), "a gzip body read to its end is an exact end too");
+    }
+
+    @Test
     void targetsOnOneOriginNeverShareAConnection() {
         Policy policy = twoTargets(server.port());
 
@@ -155,7 +167,8 @@ class HttpActionExecutorKeepAliveTest {
      * A loopback HTTP/1.1 server writing exact bytes, keeping connections alive: {@code /x/plain}
      * answers 201 with "x-own"; {@code /x/smuggle} answers "hello" with Content-Length 5 and a whole
      * second response after it in the same write; {@code /x/late-smuggle} sends that second response
-     * 200 ms later; {@code /x/nocontent-smuggle} sends it right after a 204.
+     * 200 ms later; {@code /x/nocontent-smuggle} sends it right after a 204; {@code /x/gzip} answers
+     * "x-zipped" gzip-compressed.
      */
     private static final class RawServer implements AutoCloseable {
         private final ServerSocket socket;
@@ -211,6 +224,12 @@ class HttpActionExecutorKeepAliveTest {
                         out.flush();
                         sleep();
                         answer = SMUGGLED;
+                    } else if (path.endsWith("/gzip")) {
+                        byte[] zipped = gzip(target + "-zipped");
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: " + zipped.length + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                        out.write(zipped);
+                        answer = "";
                     } else if (path.endsWith("/nocontent-smuggle")) {
                         answer = "HTTP/1.1 204 No Content\r\n\r\n" + SMUGGLED;
                     } else if (path.endsWith("/smuggle")) {
@@ -224,6 +243,14 @@ class HttpActionExecutorKeepAliveTest {
             } catch (IOException e) {
                 // The client went away.
             }
+        }
+
+        private static byte[] gzip(String text) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (GZIPOutputStream zip = new GZIPOutputStream(bytes)) {
+                zip.write(text.getBytes(StandardCharsets.US_ASCII));
+            }
+            return bytes.toByteArray();
         }
 
         private static void sleep() {
