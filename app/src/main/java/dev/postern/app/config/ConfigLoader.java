@@ -6,6 +6,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -158,6 +159,14 @@ public final class ConfigLoader {
         if (t.has("trustStore")) {
             trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
         }
+        List<String> headers = strings(t.path("headers"));
+        for (int i = 0; i < headers.size(); i++) {
+            if (ForbiddenHeaders.contains(headers.get(i))) {
+                // Listing one is an operator mistake: every call setting it would be denied anyway.
+                throw new ConfigException(file, at + "/headers/" + i, "a header the agent may set, but "
+                        + headers.get(i) + " is always set by Postern and never by the agent; remove it");
+            }
+        }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
                 t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
         try {
@@ -166,7 +175,7 @@ public final class ConfigLoader {
                     origin,
                     new LinkedHashSet<>(strings(t.get("methods"))),
                     strings(t.get("pathPrefixes")),
-                    new LinkedHashSet<>(strings(t.path("headers"))),
+                    new LinkedHashSet<>(headers),
                     auth,
                     Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
                     t.path("maxResponseBytes").asLong(1_048_576),

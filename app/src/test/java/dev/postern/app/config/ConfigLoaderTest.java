@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The config loader against DESIGN §4: a full config loads into the kernel's model, and every way a
@@ -523,5 +524,24 @@ class ConfigLoaderTest {
         // The schema's pattern catches it first, at the element's pointer.
         ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("methods")).add("get")));
         assertEquals("/http/targets/0/methods/2", e.pointer(), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Authorization", "Host", "Transfer-Encoding", "content-length", "Cookie", "X-Forwarded-For",
+        "Proxy-Connection", "TE", "Connection"})
+    void aHeaderTheAgentCanNeverSetIsRefusedAtItsPointer(String header) throws Exception {
+        Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Request-Id").add(header)));
+
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+
+        assertNames(e, file, "/http/targets/0/headers/2", header + " is always set by Postern");
+    }
+
+    @Test
+    void anOrdinaryHeaderNameThatOnlyResemblesAForbiddenOneLoads() throws Exception {
+        Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Host").add("Authorization-Hint")));
+
+        assertEquals(Set.of("accept", "x-host", "authorization-hint"),
+                ConfigLoader.load(file).policy().httpTargets().get(0).headers());
     }
 }
