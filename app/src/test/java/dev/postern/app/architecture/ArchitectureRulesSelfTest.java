@@ -27,6 +27,8 @@ import dev.postern.archfixtures.trust.AcceptsAnyServerKey;
 import dev.postern.archfixtures.trust.SkipsHostnameCheck;
 import dev.postern.archfixtures.trust.TrustsAnyCertificate;
 import dev.postern.archfixtures.trust.TrustsSelfSignedCertificates;
+import dev.postern.bench.archfixtures.BenchUsingTestFixtures;
+import dev.postern.demo.archfixtures.DemoUsingTestFixtures;
 import dev.postern.executor.http.archfixtures.HttpExecutor;
 import dev.postern.executor.http.archfixtures.HttpExecutorCallingSsh;
 import dev.postern.executor.http.archfixtures.HttpExecutorReadingJson;
@@ -175,9 +177,10 @@ class ArchitectureRulesSelfTest {
                         () -> classes(Wiring.class, HttpExecutor.class, SshExecutor.class, ToolBinder.class)),
                 new Case(ArchitectureRules.MAIN_CODE_DEPENDS_ON_NO_TEST_CODE,
                         () -> classes(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class,
-                                FixtureAssertions.class, Wiring.class),
+                                FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class),
                         names(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class),
-                        () -> classes(FixtureAssertions.class, Wiring.class)));
+                        () -> classes(FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class,
+                                BenchUsingTestFixtures.class)));
     }
 
     @ParameterizedTest(name = "{0}")

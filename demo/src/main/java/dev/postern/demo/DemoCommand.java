@@ -1,7 +1,9 @@
-package dev.postern.app.cli;
+package dev.postern.demo;
 
 import dev.postern.app.ExitStatus;
-import dev.postern.app.demo.Demo;
+import dev.postern.app.cli.Command;
+import dev.postern.app.cli.Io;
+import dev.postern.app.cli.Options;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
