@@ -18,12 +18,11 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,8 +104,7 @@ public final class ConfigLoader {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StrictUtf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, null, "UTF-8 text");
         }

@@ -62,7 +62,6 @@ final class LauncherProcess {
             }
             Optional<Integer> exit = p.awaitExit(Duration.ofSeconds(90));
             if (exit.isEmpty()) {
-                p.close();
                 throw new AssertionError("postern did not exit within 90 s: " + command + "\nstderr:\n"
                         + new String(err.getNow(new byte[0]), StandardCharsets.UTF_8));
             }
