@@ -27,10 +27,15 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -153,6 +158,13 @@ public final class ArchitectureRules {
                     + " ports to a concrete executor")
             .allowEmptyShould(false);
 
+    public static final ArchRule AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS = classes()
+            .that().resideInAPackage(EXECUTORS).and().areTopLevelClasses().and().arePublic()
+            .should(beTheOnlyPublicClassOfTheirExecutorModule())
+            .because("an adapter is one class behind the port (its nested types included); everything else in"
+                    + " its module is its own business, so the composition root can reach nothing else")
+            .allowEmptyShould(false);
+
     // Exempt, each for a reason: test-fixtures is test support by definition and never ships in the
     // gateway; demo (DESIGN §2: it may depend on test-fixtures) runs the fixtures' loopback fakes as its
     // servers and starts its gateway with their GatewayProcess; bench drives packaged gateways with that
@@ -177,6 +189,35 @@ public final class ArchitectureRules {
                 // app's tests as a jar (the demo module runs these rules from it): test classes too.
                 .withImportOption(location -> !location.matches(TESTS_JAR))
                 .importPackages("dev.postern");
+    }
+
+    /**
+     * Holds when each executor module ({@code dev.postern.executor.NAME} and below) has one public
+     * top-level class; every public class of a module with more is a violation.
+     */
+    static ArchCondition<JavaClass> beTheOnlyPublicClassOfTheirExecutorModule() {
+        return new ArchCondition<>("be the only public class of their executor module") {
+            private final Map<String, List<JavaClass>> byModule = new TreeMap<>();
+
+            @Override
+            public void init(Collection<JavaClass> all) {
+                byModule.clear();
+            }
+
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                String[] parts = javaClass.getPackageName().split("\\.");
+                String module = String.join(".", Arrays.copyOf(parts, Math.min(parts.length, 4)));
+                byModule.computeIfAbsent(module, m -> new ArrayList<>()).add(javaClass);
+            }
+
+            @Override
+            public void finish(ConditionEvents events) {
+                byModule.forEach((module, publicClasses) -> publicClasses.forEach(c -> events.add(new SimpleConditionEvent(c,
+                        publicClasses.size() == 1, c.getName() + " is one of " + publicClasses.size() + " public classes of "
+                                + module + ": " + publicClasses.stream().map(JavaClass::getSimpleName).sorted().toList()))));
+            }
+        };
     }
 
     /** Every rule field of this class by field name, in declaration order. */
