@@ -45,7 +45,7 @@ import java.util.regex.PatternSyntaxException;
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-    static final int DEFAULT_STRING_PARAM_LENGTH = 256;
+    static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
     private static final Schema SCHEMA = loadSchema();
 
@@ -140,7 +140,7 @@ public final class ConfigLoader {
             trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
         }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
-                t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
+                t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
@@ -149,9 +149,9 @@ public final class ConfigLoader {
                     strings(t.get("pathPrefixes")),
                     new LinkedHashSet<>(strings(t.path("headers"))),
                     auth,
-                    Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
-                    t.path("maxResponseBytes").asLong(1_048_576),
-                    t.path("allowPrivateAddresses").asBoolean(false),
+                    Duration.ofMillis(t.path("timeoutMs").asLong(ConfigDefaults.HTTP_TIMEOUT_MS)),
+                    t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
+                    t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
                     onOversize);
         } catch (IllegalArgumentException e) {
@@ -170,7 +170,7 @@ public final class ConfigLoader {
         if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
             throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
         }
-        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
+        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText(ConfigDefaults.TRUST_STORE_TYPE));
         Optional<CredentialRef> password = Optional.empty();
         if (s.has("password")) {
             String name = s.get("password").textValue();
@@ -219,13 +219,13 @@ public final class ConfigLoader {
             return new SshHost(
                     h.get("name").textValue(),
                     h.get("address").textValue(),
-                    h.path("port").asInt(22),
+                    h.path("port").asInt(ConfigDefaults.SSH_PORT),
                     h.get("user").textValue(),
                     auth,
                     Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
                     Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
-                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(30)),
-                    h.path("maxOutputBytes").asLong(1_048_576),
+                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
+                    h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
                     commands);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
