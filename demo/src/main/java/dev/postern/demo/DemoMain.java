@@ -1,7 +1,6 @@
 package dev.postern.demo;
 
 import dev.postern.app.ExitStatus;
-import dev.postern.app.cli.Command;
 import dev.postern.app.cli.Io;
 import dev.postern.transport.StdoutGuard;
 import java.io.OutputStream;
@@ -25,9 +24,9 @@ public final class DemoMain {
 
     /** Runs {@code args} (the command name {@code demo} first, as the launcher passes them). */
     static ExitStatus run(List<String> args, Io io) {
-        Command demo = new DemoCommand();
-        if (args.isEmpty() || !args.get(0).equals(demo.name())) {
-            io.stderr().println("postern-demo: the first argument must be '" + demo.name() + "'\n\n" + demo.help());
+        DemoCommand demo = new DemoCommand();
+        if (args.isEmpty() || !args.get(0).equals(DemoCommand.NAME)) {
+            io.stderr().println("postern-demo: the first argument must be '" + DemoCommand.NAME + "'\n\n" + demo.help());
             return ExitStatus.USAGE;
         }
         List<String> rest = args.subList(1, args.size());
