@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * permits it. Rule ids are part of the public surface (README, "Rule ids").
  */
 final class HttpRules {
-    static final int MAX_URL_LENGTH = 8192;
+    static final int MAX_URL_LENGTH = HttpRequestAction.MAX_URL_LENGTH;
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");

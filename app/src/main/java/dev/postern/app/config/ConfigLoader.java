@@ -19,12 +19,11 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +46,7 @@ import java.util.regex.PatternSyntaxException;
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-    static final int DEFAULT_STRING_PARAM_LENGTH = 256;
+    static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
     private static final Schema SCHEMA = loadSchema();
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
@@ -110,8 +109,7 @@ public final class ConfigLoader {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StrictUtf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, null, "UTF-8 text");
         }
@@ -168,7 +166,7 @@ public final class ConfigLoader {
             }
         }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
-                t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
+                t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
@@ -177,9 +175,9 @@ public final class ConfigLoader {
                     strings(t.get("pathPrefixes")),
                     new LinkedHashSet<>(headers),
                     auth,
-                    Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
-                    t.path("maxResponseBytes").asLong(1_048_576),
-                    t.path("allowPrivateAddresses").asBoolean(false),
+                    Duration.ofMillis(t.path("timeoutMs").asLong(ConfigDefaults.HTTP_TIMEOUT_MS)),
+                    t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
+                    t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
                     onOversize);
         } catch (IllegalArgumentException e) {
@@ -197,7 +195,7 @@ public final class ConfigLoader {
         if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
             throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
         }
-        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
+        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText(ConfigDefaults.TRUST_STORE_TYPE));
         Optional<CredentialRef> password = s.has("password")
                 ? Optional.of(credential(file, at + "/password", s.get("password"), credentials))
                 : Optional.empty();
@@ -234,13 +232,13 @@ public final class ConfigLoader {
             return new SshHost(
                     h.get("name").textValue(),
                     h.get("address").textValue(),
-                    h.path("port").asInt(22),
+                    h.path("port").asInt(ConfigDefaults.SSH_PORT),
                     h.get("user").textValue(),
                     auth,
                     Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
                     Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
-                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(30)),
-                    h.path("maxOutputBytes").asLong(1_048_576),
+                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
+                    h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
                     commands);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());

@@ -15,8 +15,8 @@ public record GatewayConfig(
         Path journalDirectory,
         Map<CredentialRef, CredentialSource> credentials) {
 
-    public static final int DEFAULT_MAX_FRAME_BYTES = 1_048_576;
-    public static final int DEFAULT_MAX_IN_FLIGHT = 8;
+    public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
+    public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
 
     public GatewayConfig {
         Objects.requireNonNull(file, "file");

@@ -30,11 +30,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.sshd.client.ClientBuilder;
 import org.apache.sshd.client.SshClient;
-import org.apache.sshd.client.auth.password.PasswordIdentityProvider;
 import org.apache.sshd.client.channel.ClientChannelEvent;
-import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.AuthFuture;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.future.OpenFuture;
@@ -43,8 +40,6 @@ import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.AttributeRepository;
 import org.apache.sshd.common.AttributeRepository.AttributeKey;
 import org.apache.sshd.common.future.CancelOption;
-import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
-import org.apache.sshd.server.forward.RejectAllForwardingFilter;
 
 /**
  * Runs a permitted SSH command on Apache MINA SSHD's client: exec channel only (no PTY, no
@@ -91,17 +86,25 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         this.pool = new SessionPool(maxIdlePerHost, maxSessionsPerHost, idleTimeout);
         this.maxSessionsPerHost = maxSessionsPerHost;
         new SecureRandom().nextBytes(salt);
-        this.client = ClientBuilder.builder()
-                .serverKeyVerifier(SshActionExecutor::verifyServerKey)
-                // Nothing from ~/.ssh/config (identities, proxies, host aliases) may change what a permit says.
-                .hostConfigEntryResolver(HostConfigEntryResolver.EMPTY)
-                .forwardingFilter(RejectAllForwardingFilter.INSTANCE)
-                .build();
-        client.setKeyIdentityProvider(KeyIdentityProvider.EMPTY_KEYS_PROVIDER);
-        client.setPasswordIdentityProvider(PasswordIdentityProvider.EMPTY_PASSWORDS_PROVIDER);
-        client.setAgentFactory(null);
-        client.setUserInteraction(null);
-        client.start();
+        this.client = HardenedClient.start(SshActionExecutor::verifyServerKey);
+    }
+
+    /**
+     * For {@code postern trust-host}: connects to {@code address:port}, reads the host key the server
+     * offers and disconnects within {@code timeout}, trusting nothing (the connection ends before
+     * authentication). Throws when no key was offered in time or the connection failed.
+     */
+    public static OfferedKey probeHostKey(String address, int port, Duration timeout) throws IOException {
+        return HostKeyProbe.probe(address, port, timeout);
+    }
+
+    /** The key a server offered: its SSH type, its OpenSSH {@code SHA256:} fingerprint, and a known_hosts line for it. */
+    public record OfferedKey(String type, String fingerprint, String knownHostsLine) {
+        public OfferedKey {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(fingerprint, "fingerprint");
+            Objects.requireNonNull(knownHostsLine, "knownHostsLine");
+        }
     }
 
     @Override
