@@ -193,6 +193,11 @@ public final class StdioSession {
         String line;
         try {
             Decision decision = engine.decide(call.action());
+            if (decision instanceof Decision.ApprovalRequired held) {
+                // Fail closed until a human can be asked on this connection: zero effects.
+                decision = held.pending().refuse(dev.postern.policy.ApprovalFailure.UNSUPPORTED,
+                        "this call needs a human's approval, and this session cannot ask for it");
+            }
             if (decision instanceof Decision.Deny deny) {
                 journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
                 line = mcp.renderDenial(call.id(), deny);

@@ -116,6 +116,13 @@ final class ExplainCommand implements Command {
             out.println("DENY by rule " + deny.rule() + ": " + deny.reason());
             return ExitStatus.CHECK_FAILED;
         }
+        if (decision instanceof Decision.ApprovalRequired held) {
+            out.println("APPROVAL REQUIRED by rule " + held.pending().rule() + ": " + held.pending().reason());
+            held.pending().shown().fields().forEach(f -> out.println("  " + f.label() + ": " + f.value()));
+            out.println("  digest: " + held.pending().digest());
+            out.println("(explained only: nothing was sent or run, and no one was asked)");
+            return ExitStatus.OK;
+        }
         AuthorizedAction permit = ((Decision.Permit) decision).permit();
         out.println("PERMIT by rule " + permit.rule());
         out.println(describe(permit));
