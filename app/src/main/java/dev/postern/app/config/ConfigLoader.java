@@ -94,7 +94,8 @@ public final class ConfigLoader {
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
-                credentials);
+                credentials,
+                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)));
     }
 
     private static JsonNode parse(Path file) throws ConfigException {
@@ -165,6 +166,14 @@ public final class ConfigLoader {
                         + headers.get(i) + " is always set by Postern and never by the agent; remove it");
             }
         }
+        List<String> methods = strings(t.get("methods"));
+        List<String> confirm = strings(t.path("confirm"));
+        for (int i = 0; i < confirm.size(); i++) {
+            if (!methods.contains(confirm.get(i))) {
+                throw new ConfigException(file, at + "/confirm/" + i, "one of the target's methods " + methods
+                        + " (a method the target does not allow needs no approval), but " + confirm.get(i) + " is not");
+            }
+        }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
                 t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
@@ -179,7 +188,8 @@ public final class ConfigLoader {
                     t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
                     t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
-                    onOversize);
+                    onOversize,
+                    new LinkedHashSet<>(confirm));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
@@ -273,7 +283,8 @@ public final class ConfigLoader {
             }
         }
         try {
-            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params);
+            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params,
+                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
