@@ -245,7 +245,7 @@ final class ChainedJsonLines implements AutoCloseable {
             }
         } catch (IOException e) {
             cutBack(start, e);
-            throw e;
+            throw stopped == null ? e : new IOException(stopped, e);
         }
         knownSize = start + bytes.size();
         seq = nextSeq;
