@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,15 +23,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One chained journal ({@code NAME.jsonl} and its rotated segments {@code NAME.000001.jsonl}…) whose
  * rows carry {@code seq} and {@code prev}, the SHA-256 of the previous row's bytes; the chain runs
  * on across segments. Any number of processes may append to one directory: every batch is written
- * under an exclusive OS lock on {@code NAME.lock}, after re-reading the chain head if another
+ * under an exclusive OS lock on the directory's {@code journal.lock}, after re-reading the chain head if another
  * process wrote since. One writer thread per file does all file I/O (so an interrupted caller can
  * never close the channel) and commits whatever rows are queued together, with one force for all of
  * them (group commit). A failed write is cut back to the last good offset; if that fails too, the
@@ -42,15 +39,11 @@ final class ChainedJsonLines implements AutoCloseable {
     /** The longest row written, read back as a chain head, or verified: one limit everywhere. */
     static final int MAX_ROW_BYTES = JournalFiles.MAX_ROW_BYTES;
 
-    /** One lock per lock file per JVM: the OS lock is per process, so threads of one JVM queue here first. */
-    private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
-
     private final JournalFiles files;
     private final JsonMapper mapper;
     private final Clock clock;
     private final long rotateBytes;
-    private final FileChannel lockChannel;
-    private final ReentrantLock jvmLock;
+    private final JournalLock lock;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Thread writer;
     private final AtomicLong forces = new AtomicLong();
@@ -88,18 +81,12 @@ final class ChainedJsonLines implements AutoCloseable {
         if (Files.exists(active, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(active)) {
             throw new IOException(active + " is not a regular file");
         }
-        this.lockChannel = FileChannel.open(files.lock(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        this.jvmLock = JVM_LOCKS.computeIfAbsent(files.lock().toRealPath(), p -> new ReentrantLock());
-        try {
-            jvmLock.lock();
-            try (FileLock ignored = lockChannel.lock()) {
-                knownSize = -1;
-                syncHead();
-                if (repair.isPresent()) {
-                    commitLocked(List.of());
-                }
-            } finally {
-                jvmLock.unlock();
+        this.lock = JournalLock.open(files.lock());
+        try (JournalLock.Held held = lock.acquire()) {
+            knownSize = -1;
+            syncHead();
+            if (repair.isPresent()) {
+                commitLocked(List.of());
             }
         } catch (IOException | RuntimeException e) {
             closeQuietly();
@@ -147,11 +134,6 @@ final class ChainedJsonLines implements AutoCloseable {
         return forcedThrough;
     }
 
-    /** The JVM-wide lock this journal takes before the OS lock; tests hold it to make appenders queue. */
-    static ReentrantLock jvmLock(Path lockFile) throws IOException {
-        return JVM_LOCKS.computeIfAbsent(lockFile.toRealPath(), p -> new ReentrantLock());
-    }
-
     private void writeLoop() {
         while (true) {
             List<Pending> batch;
@@ -179,14 +161,11 @@ final class ChainedJsonLines implements AutoCloseable {
             fail(batch, new IOException(why));
             return;
         }
-        jvmLock.lock();
-        try (FileLock ignored = lockChannel.lock()) {
+        try (JournalLock.Held held = lock.acquire()) {
             syncHead();
             commitLocked(batch);
         } catch (IOException | RuntimeException e) {
             fail(batch, e instanceof IOException io ? io : new IOException(e.toString(), e));
-        } finally {
-            jvmLock.unlock();
         }
     }
 
@@ -414,7 +393,7 @@ final class ChainedJsonLines implements AutoCloseable {
             try {
                 closeFile();
             } finally {
-                lockChannel.close();
+                lock.close();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

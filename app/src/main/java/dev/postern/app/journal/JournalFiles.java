@@ -18,11 +18,15 @@ import java.util.regex.Pattern;
 /**
  * The files of one journal in its directory: the file being written ({@code NAME.jsonl}), the
  * rotated segments before it ({@code NAME.000001.jsonl}, {@code NAME.000002.jsonl}…, oldest first,
- * the chain running on from one to the next) and the lock file ({@code NAME.lock}). Immutable.
+ * the chain running on from one to the next) and the directory's one lock file ({@code journal.lock},
+ * shared by both journals: a process that waited on two lock files could be refused with EDEADLK,
+ * because the kernel sees POSIX locks per process, not per thread). Immutable.
  */
 record JournalFiles(Path directory, String name) {
     /** The longest row the journal writes, reads back as its chain head, or verifies. */
     static final int MAX_ROW_BYTES = 1 << 20;
+
+    static final String LOCK_FILE = "journal.lock";
 
     private static final Pattern SEGMENT_NUMBER = Pattern.compile("\\.([0-9]{6,18})\\.jsonl");
 
@@ -47,8 +51,9 @@ record JournalFiles(Path directory, String name) {
         return directory.resolve(name + ".jsonl");
     }
 
+    /** The lock every writer of this directory holds while it appends, whichever journal it writes. */
     Path lock() {
-        return directory.resolve(name + ".lock");
+        return directory.resolve(LOCK_FILE);
     }
 
     /** The rotated segments, oldest first (by their number, not their names' order). */

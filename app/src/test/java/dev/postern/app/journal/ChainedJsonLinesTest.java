@@ -136,7 +136,8 @@ class ChainedJsonLinesTest {
         try (ChainedJsonLines journal = lines(1 << 20)) {
             journal.append(row("warm"), true);
             long before = journal.forces();
-            ReentrantLock lock = ChainedJsonLines.jvmLock(dir.resolve("actions.lock"));
+            JournalLock directory = JournalLock.open(dir.resolve(JournalFiles.LOCK_FILE));
+            ReentrantLock lock = directory.threads();
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             List<Thread> threads = new ArrayList<>();
             lock.lock();
@@ -164,6 +165,7 @@ class ChainedJsonLinesTest {
                 assertEquals(before, journal.forces(), "nothing is forced while the lock is held");
             } finally {
                 lock.unlock();
+                directory.close();
             }
             for (Thread thread : threads) {
                 thread.join();
