@@ -151,7 +151,13 @@ final class ChainedJsonLines implements AutoCloseable {
                 batch = new ArrayList<>(queue);
                 queue.clear();
             }
-            commit(batch);
+            try {
+                commit(batch);
+            } catch (Throwable t) {
+                // An Error here (say, out of memory) must not leave callers waiting for ever, nor let rows go on after it.
+                stopped = files.active() + ": the journal writer failed (" + t + "); the journal accepts no more rows until Postern is restarted";
+                fail(batch, new IOException(stopped, t));
+            }
         }
     }
 
