@@ -123,6 +123,34 @@ class SharedJournalIT {
         assertEquals(intents, outcomes, "every outcome names an intent, and every intent has one");
     }
 
+    @Test
+    void startUpRepairsARowCutOffByACrashButRefusesALastRowThatNoLongerChains() throws Exception {
+        Path config = SessionBehaviourIT.httpConfig(dir, http.baseUri(), "");
+        byte[] oneCall = (SessionBehaviourIT.HANDSHAKE + call(2, "/v1/item")).getBytes(StandardCharsets.UTF_8);
+        List<String> serve = List.of("mcp-stdio", "--config", config.toString());
+        assertEquals(0, LauncherProcess.run(serve, oneCall, dir, Map.of()).exitStatus);
+        Path actions = dir.resolve("journal/actions.jsonl");
+
+        // A crash mid-write: the row's first bytes are there, its line end is not.
+        Files.writeString(actions, "{\"seq\":3,\"time\":\"2026-", java.nio.file.StandardOpenOption.APPEND);
+        LauncherProcess repaired = LauncherProcess.run(serve, oneCall, dir, Map.of());
+        assertEquals(0, repaired.exitStatus, repaired.describe());
+        LauncherProcess verify = LauncherProcess.run(List.of("audit", "verify", dir.resolve("journal").toString()), new byte[0], dir, Map.of());
+        assertEquals(0, verify.exitStatus, verify.describe());
+        List<JsonNode> rows = rows(dir.resolve("journal"), "actions");
+        assertEquals(List.of("intent", "outcome", "repair", "intent", "outcome"), rows.stream().map(r -> r.get("kind").textValue()).toList());
+
+        // A last row changed by hand no longer chains to the row before it: the gateway will not start on it.
+        List<String> lines = Files.readAllLines(actions, StandardCharsets.UTF_8);
+        lines.set(lines.size() - 2, lines.get(lines.size() - 2).replace("\"rule\":\"", "\"rule\":\"x"));
+        Files.write(actions, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+        LauncherProcess refused = LauncherProcess.run(serve, oneCall, dir, Map.of());
+        String stderr = new String(refused.stderr, StandardCharsets.UTF_8);
+        assertEquals(5, refused.exitStatus, refused.describe());
+        assertTrue(stderr.contains(actions.toString()) && stderr.contains("the row with seq 5 does not chain to the row before it"), stderr);
+        assertEquals(0, refused.stdout.length, "nothing was answered");
+    }
+
     /** The rows of journal {@code name}, oldest file first. */
     private static List<JsonNode> rows(Path journal, String name) throws Exception {
         List<Path> files = new ArrayList<>();
