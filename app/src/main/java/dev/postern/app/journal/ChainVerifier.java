@@ -101,7 +101,28 @@ public final class ChainVerifier {
                 verifyJournal(new JournalFiles(directory, FileAuditJournal.ACTIONS_NAME))));
     }
 
+    /**
+     * Verifies one journal's chain. A gateway may rotate the file while this reads it; a break seen
+     * while the list of files changed under it is checked once more before it is reported.
+     */
     static FileResult verifyJournal(JournalFiles journal) {
+        List<Path> before = segmentsOrEmpty(journal);
+        FileResult first = verifyOnce(journal);
+        if (first.intact() || before.equals(segmentsOrEmpty(journal))) {
+            return first;
+        }
+        return verifyOnce(journal);
+    }
+
+    private static List<Path> segmentsOrEmpty(JournalFiles journal) {
+        try {
+            return journal.segments();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static FileResult verifyOnce(JournalFiles journal) {
         String name = journal.active().getFileName().toString();
         List<Path> chain;
         try {
