@@ -178,6 +178,27 @@ class ChainedJsonLinesTest {
         assertEquals(9, ChainVerifier.verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
+    /** POSIX frees every lock a process holds on a file when any descriptor of it closes: one channel per JVM, counted. */
+    @Test
+    void bothJournalsOfADirectoryShareOneLockChannelThatOutlivesEitherOfThem() throws Exception {
+        Path file = dir.resolve(JournalFiles.LOCK_FILE);
+        JournalLock first = JournalLock.open(file);
+        JournalLock second = JournalLock.open(dir.resolve(".").resolve(JournalFiles.LOCK_FILE));
+        assertTrue(first == second, "one lock per lock file per JVM");
+        first.close();
+        try (JournalLock.Held held = second.acquire()) {
+            assertTrue(second.threads().isHeldByCurrentThread());
+        } finally {
+            second.close();
+        }
+        JournalLock reopened = JournalLock.open(file);
+        try (JournalLock.Held held = reopened.acquire()) {
+            assertTrue(reopened != first, "a lock whose last user closed it is opened afresh");
+        } finally {
+            reopened.close();
+        }
+    }
+
     @Test
     void aRowOverTheSharedLimitIsRefusedAndTheChainGoesOnWithoutAGap() throws Exception {
         try (ChainedJsonLines journal = lines(1 << 20)) {
