@@ -94,6 +94,7 @@ public final class ConfigLoader {
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
+                root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
                 credentials,
                 Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)));
     }

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * A loaded, checked configuration: the policy, session limits (including how long a human's approval
- * may take), journal directory, credential sources.
+ * may take), journal directory and rotation size, credential sources.
  */
 public record GatewayConfig(
         Path file,
@@ -17,11 +17,13 @@ public record GatewayConfig(
         int maxFrameBytes,
         int maxInFlight,
         Path journalDirectory,
+        long journalRotateBytes,
         Map<CredentialRef, CredentialSource> credentials,
         Duration approvalTimeout) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
+    public static final long DEFAULT_JOURNAL_ROTATE_BYTES = ConfigDefaults.JOURNAL_ROTATE_BYTES;
 
     public GatewayConfig {
         Objects.requireNonNull(file, "file");
@@ -33,6 +35,9 @@ public record GatewayConfig(
             throw new IllegalArgumentException("maxInFlight must be at least 1");
         }
         Objects.requireNonNull(journalDirectory, "journalDirectory");
+        if (journalRotateBytes < 1) {
+            throw new IllegalArgumentException("journalRotateBytes must be positive");
+        }
         credentials = Map.copyOf(Objects.requireNonNull(credentials, "credentials"));
         Objects.requireNonNull(approvalTimeout, "approvalTimeout");
         if (approvalTimeout.compareTo(Duration.ofSeconds(1)) < 0 || approvalTimeout.compareTo(Duration.ofHours(1)) > 0) {
@@ -42,8 +47,8 @@ public record GatewayConfig(
 
     /** A configuration whose approvals wait the default time. */
     public GatewayConfig(Path file, Policy policy, int maxFrameBytes, int maxInFlight, Path journalDirectory,
-                         Map<CredentialRef, CredentialSource> credentials) {
-        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, credentials,
+                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials) {
+        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
                 Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS));
     }
 }

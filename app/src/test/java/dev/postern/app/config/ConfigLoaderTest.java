@@ -182,6 +182,15 @@ class ConfigLoaderTest {
         assertTrue(config.policy().sshHosts().isEmpty());
         assertEquals(GatewayConfig.DEFAULT_MAX_FRAME_BYTES, config.maxFrameBytes());
         assertEquals(GatewayConfig.DEFAULT_MAX_IN_FLIGHT, config.maxInFlight());
+        assertEquals(64L * 1024 * 1024, config.journalRotateBytes());
+    }
+
+    @Test
+    void journalRotateBytesIsReadAndBoundedBelow() throws Exception {
+        GatewayConfig config = ConfigLoader.load(write(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 8192))));
+        assertEquals(8192, config.journalRotateBytes());
+        ConfigException small = refused(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 100)));
+        assertNames(small, dir.resolve("postern.json"), "/journal/rotateBytes", "4096");
     }
 
     static Stream<Arguments> unknownKeys() {
