@@ -61,6 +61,17 @@ final class Approvals {
 
         record Cancelled() implements Asked {
         }
+
+        /** The client's input ended (or the session is stopping) before an answer came. */
+        record Ended() implements Asked {
+        }
+
+        /** The question could not be put; {@code why} says so. */
+        record Unavailable(String why) implements Asked {
+            public Unavailable {
+                Objects.requireNonNull(why, "why");
+            }
+        }
     }
 
     /** Where the approval step leaves the call. */
@@ -119,6 +130,14 @@ final class Approvals {
         if (asked instanceof Asked.TimedOut) {
             return refuse(pending, Channel.ELICITATION, ApprovalFailure.TIMEOUT, "timeout",
                     "no answer from a human within " + timeout.toSeconds() + " s; nothing ran", frameSha256);
+        }
+        if (asked instanceof Asked.Ended) {
+            return refuse(pending, Channel.ELICITATION, ApprovalFailure.TIMEOUT, "input-ended",
+                    "the client's input ended before a human answered; nothing ran", frameSha256);
+        }
+        if (asked instanceof Asked.Unavailable unavailable) {
+            return refuse(pending, Channel.ELICITATION, ApprovalFailure.UNSUPPORTED, "busy",
+                    unavailable.why() + "; nothing ran", frameSha256);
         }
         if (asked instanceof Asked.Cancelled) {
             return refuse(pending, Channel.ELICITATION, ApprovalFailure.DECLINED, "cancelled",

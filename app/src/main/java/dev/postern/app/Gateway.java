@@ -9,6 +9,7 @@ import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.port.CredentialStore;
+import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -47,7 +48,8 @@ public final class Gateway {
                     new FrameReader(in, config.maxFrameBytes()),
                     new FrameWriter(protocolOut),
                     config.maxInFlight(),
-                    diagnostics);
+                    diagnostics,
+                    new Approvals(RequestStateCodec.withFreshKey(config.approvalTimeout()), config.approvalTimeout(), journal));
             session.onOutputBroken(() -> {
                 journal.close();
                 Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());

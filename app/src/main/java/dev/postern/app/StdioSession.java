@@ -13,7 +13,9 @@ import dev.postern.policy.port.Stage;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.mcp.Inbound;
+import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.mcp.McpServer;
+import dev.postern.protocol.mcp.ServerRequests;
 import dev.postern.transport.EndOfInput;
 import dev.postern.transport.Frame;
 import dev.postern.transport.FrameReader;
@@ -25,11 +27,14 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,10 +42,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code maxInFlight} workers, and one writer that emits whole lines. When every slot is busy the
  * reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error writes
  * one error line, cancels what is in flight and ends the session; nothing is written after it.
+ *
+ * <p>A call waiting for a human's answer ({@code elicitation/create}) gives its slot back while it
+ * waits, so the reader keeps reading (the answer comes in on stdin); at most {@code maxInFlight}
+ * calls wait at once, and a waiting call takes a slot again before it runs.
  */
 public final class StdioSession {
     static final Duration EOF_GRACE = Duration.ofSeconds(10);
     static final Duration CANCEL_GRACE = Duration.ofSeconds(2);
+    static final Duration APPROVAL_TIMEOUT = Duration.ofSeconds(dev.postern.app.config.ConfigDefaults.APPROVAL_TIMEOUT_SECONDS);
 
     private final McpServer mcp;
     private final PolicyEngine engine;
@@ -50,6 +60,9 @@ public final class StdioSession {
     private final FrameWriter writer;
     private final PrintStream diagnostics;
     private final Semaphore slots;
+    /** Calls waiting for a human, each having given its slot back. */
+    private final Semaphore waits;
+    private final Approvals approvals;
     private final int maxInFlight;
     private final ExecutorService workers;
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
@@ -60,6 +73,14 @@ public final class StdioSession {
 
     public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
+        this(mcp, engine, dispatcher, journal, reader, writer, maxInFlight, diagnostics,
+                new Approvals(RequestStateCodec.withFreshKey(APPROVAL_TIMEOUT), APPROVAL_TIMEOUT, journal));
+    }
+
+    public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
+            FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics, Approvals approvals) {
+        this.approvals = approvals;
+        this.waits = new Semaphore(maxInFlight);
         this.mcp = mcp;
         this.engine = engine;
         this.dispatcher = dispatcher;
@@ -70,7 +91,8 @@ public final class StdioSession {
         this.maxInFlight = maxInFlight;
         this.slots = new Semaphore(maxInFlight);
         AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
+        // Up to maxInFlight calls hold a slot and up to maxInFlight more wait for a human, slot given back.
+        this.workers = Executors.newFixedThreadPool(2 * maxInFlight, r -> {
             Thread t = new Thread(r, "postern-action-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
@@ -88,6 +110,8 @@ public final class StdioSession {
             while (true) {
                 ReadResult read = reader.next();
                 if (read instanceof EndOfInput) {
+                    // No answer can come any more: calls waiting for a human end now (approval.timeout).
+                    mcp.serverRequests().endAll();
                     drain(EOF_GRACE);
                     return isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
@@ -194,11 +218,19 @@ public final class StdioSession {
         try {
             Decision decision = engine.decide(call.action());
             if (decision instanceof Decision.ApprovalRequired held) {
-                // Fail closed until a human can be asked on this connection: zero effects.
-                decision = held.pending().refuse(dev.postern.policy.ApprovalFailure.UNSUPPORTED,
-                        "this call needs a human's approval, and this session cannot ask for it");
-            }
-            if (decision instanceof Decision.Deny deny) {
+                Approvals.Step step = approvals.settle(held.pending(), call.tool(), call.approval(),
+                        (params, timeout, c) -> ask(params, timeout, c), cancellation, call.frameSha256());
+                if (step instanceof Approvals.Step.Granted granted) {
+                    line = mcp.renderOutcome(call.id(), execute(granted.permit(), call, cancellation));
+                } else if (step instanceof Approvals.Step.Refused refused) {
+                    // The decisions journal has the approval's answer row; no second row for the same denial.
+                    line = mcp.renderDenial(call.id(), refused.deny());
+                } else if (step instanceof Approvals.Step.InputRequired ask) {
+                    line = mcp.renderInputRequired(call.id(), ask.inputRequests(), ask.requestState());
+                } else {
+                    line = mcp.renderMissingCapability(call.id(), ((Approvals.Step.CapabilityMissing) step).requiredCapabilities());
+                }
+            } else if (decision instanceof Decision.Deny deny) {
                 journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
                 line = mcp.renderDenial(call.id(), deny);
             } else {
@@ -214,6 +246,40 @@ public final class StdioSession {
             answer.accept(cancellation.isCancelled() ? null : line);
         } finally {
             slots.release();
+        }
+    }
+
+    /**
+     * Puts one approval question to the client and waits for the answer, the timeout, the call's
+     * cancellation or the end of input, with this call's slot given back meanwhile (see the class
+     * comment). Runs on the call's worker thread.
+     */
+    private Approvals.Asked ask(com.fasterxml.jackson.databind.node.ObjectNode params, Duration timeout, Cancellation cancellation) {
+        if (!waits.tryAcquire()) {
+            return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
+        }
+        ServerRequests.Pending pending = mcp.serverRequests().open();
+        cancellation.onCancel(() -> pending.reply().cancel(false));
+        slots.release();
+        try {
+            emit(mcp.renderServerRequest(pending.id(), "elicitation/create", params));
+            return new Approvals.Asked.Replied(pending.reply().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            mcp.serverRequests().end(pending.id());
+            emit(mcp.renderCancelServerRequest(pending.id(), "Postern waited " + timeout.toSeconds() + " s; the call ended unapproved"));
+            return new Approvals.Asked.TimedOut();
+        } catch (CancellationException e) {
+            mcp.serverRequests().end(pending.id());
+            return cancellation.isCancelled() ? new Approvals.Asked.Cancelled() : new Approvals.Asked.Ended();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            mcp.serverRequests().end(pending.id());
+            return new Approvals.Asked.Ended();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("an answer future never fails", e);
+        } finally {
+            slots.acquireUninterruptibly();
+            waits.release();
         }
     }
 
@@ -284,11 +350,21 @@ public final class StdioSession {
         }
     }
 
+    /** Idle: no call waits for a human and none holds a slot (a waiting call takes its slot back before its wait ends). */
     private boolean awaitIdle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            if (slots.tryAcquire(maxInFlight, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                slots.release(maxInFlight);
-                return true;
+            if (!waits.tryAcquire(maxInFlight, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (slots.tryAcquire(maxInFlight, left, TimeUnit.NANOSECONDS)) {
+                    slots.release(maxInFlight);
+                    return true;
+                }
+            } finally {
+                waits.release(maxInFlight);
             }
             return false;
         } catch (InterruptedException e) {

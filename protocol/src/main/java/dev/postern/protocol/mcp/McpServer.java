@@ -9,12 +9,14 @@ import dev.postern.policy.Decision;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.approval.ApprovalRoute;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage.Notification;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage.Request;
+import dev.postern.protocol.jsonrpc.JsonRpcResponse;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.tools.Binding;
 import dev.postern.protocol.tools.Tool;
@@ -47,6 +49,8 @@ public final class McpServer {
     public static final List<String> HANDSHAKE_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
     /** Stateless-era protocol revisions, newest first. */
     public static final List<String> STATELESS_VERSIONS = List.of("2026-07-28");
+    /** Handshake-era revisions with elicitation, so with approvals. */
+    static final List<String> ELICITATION_VERSIONS = List.of("2025-11-25", "2025-06-18");
     /** The only revision in which JSON-RPC batches exist. */
     static final String BATCH_VERSION = "2025-03-26";
 
@@ -54,6 +58,8 @@ public final class McpServer {
     static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    static final String INPUT_RESPONSES = "inputResponses";
+    static final String REQUEST_STATE = "requestState";
     /** How long a stateless client may cache tools/list and server/discover: the policy never changes while running. */
     static final long TTL_MS = 3_600_000;
 
@@ -68,12 +74,21 @@ public final class McpServer {
     private Phase phase = Phase.AWAITING_INITIALIZE;
     private volatile Era era = Era.UNDECIDED;
     private String negotiatedVersion;
+    /** Requests Postern sent the client and the responses it waits for (approval questions). */
+    private final ServerRequests serverRequests = new ServerRequests();
+    /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
+    private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.info = Objects.requireNonNull(info, "info");
         this.json = new StrictJson(maxFrameBytes);
         this.writer = json.mapper();
+    }
+
+    /** The requests Postern sends this client (approval questions) awaiting responses. */
+    public ServerRequests serverRequests() {
+        return serverRequests;
     }
 
     /** The era this connection has settled on, if any. */
@@ -95,6 +110,9 @@ public final class McpServer {
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
+        if (JsonRpcResponse.looksLikeOne(value)) {
+            return response(value, frame);
+        }
         if (value.isArray() && batchesAllowed()) {
             return batch(value, frame);
         }
@@ -112,6 +130,28 @@ public final class McpServer {
             return notification(n);
         }
         return request((Request) message, frame);
+    }
+
+    /**
+     * A response from the client: delivered to the call that waits for it; a late one runs nothing; one
+     * to a request Postern never sent ends the session (DESIGN §5, -32600).
+     */
+    private Inbound response(JsonNode value, Frame frame) {
+        JsonRpcResponse response;
+        try {
+            response = JsonRpcResponse.read(value);
+        } catch (JsonRpcMessage.InvalidRequest e) {
+            return invalid(value, e.getMessage(), frame);
+        }
+        ServerRequests.Reply reply = new ServerRequests.Reply(response.result(), response.error());
+        switch (serverRequests.deliver(response.id(), reply)) {
+            case DELIVERED:
+                return new Inbound.Ignore("the answer to " + response.id().toJson(), false);
+            case LATE:
+                return new Inbound.Ignore("an answer to " + response.id().toJson() + " came after its wait ended; nothing runs", true);
+            default:
+                return invalid(value, "a response to a request Postern never sent", frame);
+        }
     }
 
     private Inbound invalid(JsonNode value, String why, Frame frame) {
@@ -229,8 +269,8 @@ public final class McpServer {
                     "unsupported protocol version " + version.textValue(), data),
                     Optional.of(rejection(Stage.MCP, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION.name(), frame)));
         }
-        // Postern needs no client capability for any method (no sampling, elicitation or roots), so
-        // MISSING_CLIENT_CAPABILITY (-32021) never arises; a method that needs one checks it here.
+        // Only a tool call that needs a human's approval needs a capability (elicitation); the call
+        // answers -32021 itself once the policy has said so (README, "Human approval").
         if (r.method().equals("initialize")) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: initialize belongs to the handshake era,"
                     + " but it carries a _meta protocol version", Stage.MCP, frame);
@@ -289,6 +329,12 @@ public final class McpServer {
         negotiatedVersion = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
         era = Era.HANDSHAKE;
         phase = Phase.AWAITING_INITIALIZED;
+        handshakeApproval = !ELICITATION_VERSIONS.contains(negotiatedVersion)
+                ? new ApprovalRoute.Unable("MCP " + negotiatedVersion + " has no elicitation, so Postern cannot ask a human on this connection")
+                : ApprovalRoute.formElicitation(p.get("capabilities"))
+                ? new ApprovalRoute.Elicit(!negotiatedVersion.equals("2025-06-18"))
+                : new ApprovalRoute.Unable("the client did not declare the elicitation capability (form) at initialize,"
+                        + " so Postern cannot ask a human");
         ObjectNode result = JSON.objectNode();
         result.put("protocolVersion", negotiatedVersion);
         result.putObject("capabilities").putObject("tools").put("listChanged", false);
@@ -326,11 +372,19 @@ public final class McpServer {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.name must be a string", Stage.MCP, frame);
         }
         Iterator<String> names = p.fieldNames();
+        boolean stateless = era == Era.STATELESS;
         while (names.hasNext()) {
             String n = names.next();
-            if (!n.equals("name") && !n.equals("arguments") && !n.equals(META)) {
+            boolean retry = stateless && (n.equals(INPUT_RESPONSES) || n.equals(REQUEST_STATE));
+            if (!n.equals("name") && !n.equals("arguments") && !n.equals(META) && !retry) {
                 return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
             }
+        }
+        if (p.has(INPUT_RESPONSES) && !p.get(INPUT_RESPONSES).isObject()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.inputResponses must be an object", Stage.MCP, frame);
+        }
+        if (p.has(REQUEST_STATE) && !p.get(REQUEST_STATE).isTextual()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.requestState must be a string", Stage.MCP, frame);
         }
         JsonNode arguments = p.has("arguments") ? p.get("arguments") : JSON.objectNode();
         if (!arguments.isObject()) {
@@ -349,7 +403,11 @@ public final class McpServer {
         if (binding instanceof Binding.Answer answer) {
             return respond(r.id(), ToolResults.answer(answer.structuredContent()));
         }
-        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256());
+        ApprovalRoute approval = stateless
+                ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
+                        Optional.ofNullable(p.get(INPUT_RESPONSES)), Optional.ofNullable(p.get(REQUEST_STATE)).map(JsonNode::textValue))
+                : handshakeApproval;
+        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval);
     }
 
     // ---- rendering, callable from any thread ----
@@ -362,6 +420,44 @@ public final class McpServer {
     /** The response line for a tool call the policy denied. */
     public String renderDenial(RequestId id, Decision.Deny deny) {
         return resultLine(id, ToolResults.denied(deny));
+    }
+
+    /**
+     * The stateless era's answer to a call that needs a human first: {@code resultType: "input_required"}
+     * with the question in {@code inputRequests} and the {@code requestState} to send back.
+     */
+    public String renderInputRequired(RequestId id, ObjectNode inputRequests, String requestState) {
+        ObjectNode result = JSON.objectNode();
+        result.put("resultType", "input_required");
+        result.set("inputRequests", inputRequests);
+        result.put(REQUEST_STATE, requestState);
+        result.putObject(META).set(SERVER_INFO, serverInfo());
+        return resultLine(id, result, false);
+    }
+
+    /** -32021: the call needs a human's approval, and the request declared no form elicitation. */
+    public String renderMissingCapability(RequestId id, ObjectNode requiredCapabilities) {
+        ObjectNode data = JSON.objectNode();
+        data.set("requiredCapabilities", requiredCapabilities);
+        return errorLine(id, ErrorCode.MISSING_CLIENT_CAPABILITY, "this call needs a human's approval: declare the"
+                + " elicitation capability (form) in _meta \"" + CLIENT_CAPABILITIES + "\" to be asked", data);
+    }
+
+    /** A request from Postern to the client, such as {@code elicitation/create}. */
+    public String renderServerRequest(RequestId id, String method, ObjectNode params) {
+        ObjectNode n = envelope(id);
+        n.put("method", method);
+        n.set("params", params);
+        return write(n);
+    }
+
+    /** Tells the client Postern no longer waits for its answer to request {@code id}. */
+    public String renderCancelServerRequest(RequestId id, String reason) {
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.put("method", "notifications/cancelled");
+        n.putObject("params").put("reason", reason).set("requestId", id.toJson());
+        return write(n);
     }
 
     /** An error response line; {@code id} null means JSON {@code null}. */
