@@ -42,7 +42,8 @@ final class CheckConfigCommand implements Command {
         StringBuilder b = new StringBuilder();
         b.append("configuration ").append(config.file()).append(" is valid\n");
         b.append("journal: ").append(config.journalDirectory()).append('\n');
-        b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight()).append('\n');
+        b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
+                .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
         if (config.policy().httpTargets().isEmpty() && config.policy().sshHosts().isEmpty()) {
             b.append("it allows nothing: no HTTP targets and no SSH hosts\n");
         }
@@ -61,13 +62,17 @@ final class CheckConfigCommand implements Command {
             if (t.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE) {
                 b.append(", responses over ").append(t.maxResponseBytes()).append(" bytes refused");
             }
+            if (!t.confirm().isEmpty()) {
+                b.append(", ").append(new TreeSet<>(t.confirm())).append(" only with a human's approval");
+            }
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
         }
         for (SshHost h : config.policy().sshHosts()) {
             b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
                     .append(':').append(h.port()).append('\n');
             for (SshCommandSpec c : h.commands()) {
-                b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
+                b.append("  command ").append(c.name()).append(": ").append(c.argv())
+                        .append(c.confirm() ? ", only with a human's approval" : "").append('\n');
             }
         }
         return b.toString().stripTrailing();

@@ -44,7 +44,7 @@ public final class ToolCatalog {
 
     public ToolCatalog(Policy policy) {
         if (!policy.httpTargets().isEmpty()) {
-            add(httpRequest());
+            add(httpRequest(policy));
         }
         if (!policy.sshHosts().isEmpty()) {
             add(sshExec(policy));
@@ -82,7 +82,7 @@ public final class ToolCatalog {
 
     // ---- http_request ----
 
-    private static Tool httpRequest() {
+    private static Tool httpRequest(Policy policy) {
         ObjectNode in = objectSchema();
         ObjectNode p = in.putObject("properties");
         p.putObject("method").put("type", "string").put("pattern", "^[A-Z]{1,16}$")
@@ -110,9 +110,11 @@ public final class ToolCatalog {
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("target").add("status").add("headers").add("body").add("bodyEncoding").add("truncated");
 
+        boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
         return new Tool(HTTP_REQUEST, "HTTP request",
                 "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                        + "redirects are returned, not followed. Call postern_targets to see what is allowed.",
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed."
+                        + (asks ? WAITS_FOR_A_HUMAN : ""),
                 in, out, annotations(false, true, false, true), ToolCatalog::bindHttp);
     }
 
@@ -168,6 +170,9 @@ public final class ToolCatalog {
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
+        if (policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm)) {
+            help.append(WAITS_FOR_A_HUMAN);
+        }
         return new Tool(SSH_EXEC, "SSH command", help.toString().trim(), in, out,
                 annotations(false, true, false, true), ToolCatalog::bindSsh);
     }
@@ -192,6 +197,11 @@ public final class ToolCatalog {
         }
         return new Binding.ToAction(new SshCommandAction(args.get("host").textValue(), args.get("command").textValue(), values));
     }
+
+    /** Told to the agent when some rule of a tool needs a human's approval. */
+    static final String WAITS_FOR_A_HUMAN = " Some calls (confirm in postern_targets) wait for a human to approve the exact"
+            + " action before anything runs; a call that is declined, unanswered or unapprovable fails with an approval.* rule"
+            + " and nothing runs.";
 
     // ---- postern_targets ----
 
@@ -225,6 +235,7 @@ public final class ToolCatalog {
             n.put("timeoutMs", t.timeout().toMillis());
             n.put("maxResponseBytes", t.maxResponseBytes());
             n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(java.util.Locale.ROOT));
+            t.confirm().stream().sorted().forEach(n.putArray("confirm")::add);
         }
         ArrayNode ssh = root.putArray("ssh");
         for (SshHost h : policy.sshHosts()) {
@@ -235,6 +246,7 @@ public final class ToolCatalog {
                 ObjectNode cn = commands.addObject();
                 cn.put("name", c.name());
                 c.argv().forEach(cn.putArray("argv")::add);
+                cn.put("confirm", c.confirm());
                 ObjectNode params = cn.putObject("params");
                 new java.util.TreeMap<>(c.params()).forEach((name, spec) -> params.set(name, describe(spec)));
             }
