@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * An action exactly as a human is asked to approve it: its kind and an ordered list of labelled
- * values (target, method and canonical URL, headers and body; host, login and the quoted command
- * line), never a credential. {@link #digest()} is a SHA-256 over every value in full, so two
+ * values (target, method and canonical URL, headers and body; host name, command and the quoted
+ * command line), never a credential nor an SSH host's address (the agent's client relays the question). {@link #digest()} is a SHA-256 over every value in full, so two
  * actions that differ anywhere have different digests. Immutable.
  */
 public record ShownAction(String kind, List<Field> fields) {

@@ -64,7 +64,6 @@ final class SshRules {
         if (spec.get().confirm()) {
             ShownAction shown = new ShownAction("ssh_exec", List.of(
                     new ShownAction.Field("host", on.name()),
-                    new ShownAction.Field("login", on.user() + "@" + on.address() + ":" + on.port()),
                     new ShownAction.Field("command", spec.get().name()),
                     new ShownAction.Field("command line", ShellQuoting.commandLine(argv))));
             return new Decision.ApprovalRequired(new PendingApproval(request, rule,

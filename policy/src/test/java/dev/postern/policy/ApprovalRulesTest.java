@@ -109,7 +109,7 @@ class ApprovalRulesTest {
     }
 
     @Test
-    void anSshCommandMarkedConfirmShowsHostLoginAndTheQuotedCommandLine() {
+    void anSshCommandMarkedConfirmShowsHostCommandAndTheQuotedCommandLineButNoAddress() {
         SshCommandSpec restart = new SshCommandSpec("restart", List.of("systemctl", "restart", "{unit}"),
                 Map.of("unit", new ParamSpec.StringParam(Optional.of(Pattern.compile("[a-z]+")), Optional.empty(), 32)), true);
         SshCommandSpec uptime = new SshCommandSpec("uptime", List.of("uptime"), Map.of());
@@ -117,7 +117,6 @@ class ApprovalRulesTest {
         PendingApproval p = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new SshArgument.Text("nginx")))));
         assertEquals(List.of(
                 new ShownAction.Field("host", "web-1"),
-                new ShownAction.Field("login", "deploy@127.0.0.1:2222"),
                 new ShownAction.Field("command", "restart"),
                 new ShownAction.Field("command line", "'systemctl' 'restart' 'nginx'")), p.shown().fields());
         AuthorizedSshCommand c = assertInstanceOf(AuthorizedSshCommand.class,
