@@ -94,4 +94,12 @@ class CatalogBindingTest {
                 catalog.bind(catalog.find("http_request").orElseThrow(), JSON.readTree("{\"method\":\"GET\",\"url\":5}")));
         assertEquals("/url", invalid.pointer());
     }
+
+    @Test
+    void anSshArgumentBeyond64BitsIsRefusedWithAnEscapedPointer() throws Exception {
+        JsonNode args = JSON.readTree("{\"host\":\"web\",\"command\":\"logs\",\"args\":{\"a/b~c\":99999999999999999999}}");
+        Binding.Invalid invalid = assertInstanceOf(Binding.Invalid.class, catalog.bind(catalog.find("ssh_exec").orElseThrow(), args));
+        assertEquals("/args/a~1b~0c", invalid.pointer());
+        assertEquals("must be a string or an integer within 64 bits", invalid.message());
+    }
 }
