@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class CatalogBindingTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static Policy policy() {
+    static Policy policy() {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("https://api.example.com"), Set.of("POST", "GET", "DELETE"),
                 List.of("/v2/", "/v1/"), Set.of("X-Trace", "Accept"),
                 Optional.of(new HttpAuth(new CredentialRef("api-token"), HttpAuth.Scheme.BEARER, Optional.empty())),
@@ -101,5 +101,17 @@ class CatalogBindingTest {
         Binding.Invalid invalid = assertInstanceOf(Binding.Invalid.class, catalog.bind(catalog.find("ssh_exec").orElseThrow(), args));
         assertEquals("/args/a~1b~0c", invalid.pointer());
         assertEquals("must be a string or an integer within 64 bits", invalid.message());
+    }
+
+    @Test
+    void aHeaderOrQueryNameTheSchemaRefusesIsPointedAtItsObjectAndNamedInTheMessage() throws Exception {
+        Binding.Invalid header = assertInstanceOf(Binding.Invalid.class, catalog.bind(catalog.find("http_request").orElseThrow(),
+                JSON.readTree("{\"method\":\"GET\",\"url\":\"http://x\",\"headers\":{\"bad name\":\"x\"}}")));
+        assertEquals("/headers", header.pointer());
+        assertEquals("property 'bad name' name is not valid: does not match the regex pattern ^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$",
+                header.message());
+        Binding.Invalid query = assertInstanceOf(Binding.Invalid.class, catalog.bind(catalog.find("http_request").orElseThrow(),
+                JSON.readTree("{\"method\":\"GET\",\"url\":\"http://x\",\"query\":{\"\":\"x\"}}")));
+        assertEquals("/query", query.pointer());
     }
 }
