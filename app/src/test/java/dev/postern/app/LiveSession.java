@@ -42,6 +42,7 @@ final class LiveSession implements AutoCloseable {
     private final FileAuditJournal journal;
     private final Dispatcher dispatcher;
     private final CompletableFuture<ExitStatus> exit = new CompletableFuture<>();
+    final Thread thread;
 
     LiveSession(Path journalDir, Policy policy, int maxInFlight, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
         PipedInputStream in = new PipedInputStream(input, 1 << 20);
@@ -53,15 +54,15 @@ final class LiveSession implements AutoCloseable {
                 new PolicyEngine(policy), dispatcher, journal,
                 new FrameReader(in, 1 << 20), new FrameWriter(new LineSink(lines)), maxInFlight, diagnostics);
         session.onFatal(() -> fatalHookRan.set(true));
-        Thread t = new Thread(() -> {
+        thread = new Thread(() -> {
             try {
                 exit.complete(session.run());
             } catch (Throwable e) {
                 exit.completeExceptionally(e);
             }
         }, "live-session");
-        t.setDaemon(true);
-        t.start();
+        thread.setDaemon(true);
+        thread.start();
     }
 
     LiveSession handshake() throws IOException {
@@ -93,6 +94,11 @@ final class LiveSession implements AutoCloseable {
         List<String> out = new java.util.ArrayList<>();
         lines.drainTo(out);
         return out;
+    }
+
+    /** The exit status, waiting up to {@code within}, without ending the input. */
+    ExitStatus exit(Duration within) throws Exception {
+        return exit.get(within.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Ends the input and waits for the exit status. */

@@ -157,6 +157,81 @@ class SessionFaultsTest {
         }
     }
 
+    @Test
+    void anExceptionOnTheReaderThreadClosesWithOneLineAndStatusSevenNoStackTrace() throws Exception {
+        java.io.InputStream exploding = new java.io.InputStream() {
+            @Override
+            public int read() {
+                throw new IllegalStateException("the reader broke");
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                throw new IllegalStateException("the reader broke");
+            }
+        };
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+        ExitStatus exit;
+        try (dev.postern.app.journal.FileAuditJournal journal = dev.postern.app.journal.FileAuditJournal.open(dir,
+                new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
+                Dispatcher dispatcher = new Dispatcher(List.of(RecordingExecutor.http()))) {
+            exit = new StdioSession(new dev.postern.protocol.mcp.McpServer(new dev.postern.protocol.tools.ToolCatalog(SessionHarness.policy()),
+                    new dev.postern.protocol.mcp.ServerInfo("postern", "test"), 1 << 20),
+                    new dev.postern.policy.PolicyEngine(SessionHarness.policy()), dispatcher, journal,
+                    new dev.postern.transport.FrameReader(exploding, 1 << 20), new dev.postern.transport.FrameWriter(stdout), 1,
+                    new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8)).run();
+        }
+        assertEquals(ExitStatus.INTERNAL_ERROR, exit);
+        List<String> out = List.of(stdout.toString(StandardCharsets.UTF_8).split("\n"));
+        assertEquals(1, out.size(), out.toString());
+        assertEquals(-32603, JSON.readTree(out.get(0)).get("error").get("code").asInt());
+        String err = stderr.toString(StandardCharsets.UTF_8);
+        assertTrue(err.contains("the reader broke") && !err.contains("\tat "), "one line, no stack trace: " + err);
+    }
+
+    @Test
+    void anInterruptedSessionSaysSoAndCancelsWhatRuns() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger cancelled = new java.util.concurrent.atomic.AtomicInteger();
+        dev.postern.policy.port.ActionExecutor<AuthorizedHttpRequest> waitsForCancel = new dev.postern.policy.port.ActionExecutor<>() {
+            @Override
+            public Class<AuthorizedHttpRequest> permitType() {
+                return AuthorizedHttpRequest.class;
+            }
+
+            @Override
+            public dev.postern.policy.outcome.Outcome execute(AuthorizedHttpRequest permit, dev.postern.policy.port.Cancellation c) {
+                java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+                c.onCancel(done::countDown);
+                started.countDown();
+                try {
+                    done.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                cancelled.incrementAndGet();
+                return new dev.postern.policy.outcome.ExecutionFailure(dev.postern.policy.outcome.FailureCode.CANCELLED, "cancelled");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (LiveSession s = new LiveSession(dir, SessionHarness.policy(), 1, 1 << 20, List.of(waitsForCancel)).handshake()) {
+            // One runs, one waits, the third blocks the reader on a full queue; then the reader is interrupted.
+            s.send(SessionHarness.httpCall(2, "a") + SessionHarness.httpCall(3, "b") + SessionHarness.httpCall(4, "c"));
+            assertTrue(started.await(20, java.util.concurrent.TimeUnit.SECONDS));
+            for (int i = 0; i < 200 && s.thread.getState() != Thread.State.WAITING; i++) {
+                Thread.sleep(20);
+            }
+            s.thread.interrupt();
+            assertEquals(ExitStatus.INTERRUPTED, s.exit(Duration.ofSeconds(20)));
+            assertTrue(s.stderr.toString(StandardCharsets.UTF_8).contains("interrupted"));
+        }
+        assertTrue(cancelled.get() >= 1, "the running call was cancelled");
+    }
+
     private void awaitOutcomeRow() throws Exception {
         for (int i = 0; i < 200; i++) {
             if (rows("actions.jsonl").stream().anyMatch(r -> r.get("kind").asText().equals("outcome"))) {
