@@ -223,23 +223,22 @@ public final class StdioSession {
 
     /**
      * Decides, journals and executes one tool call on a worker thread, then answers it. A call
-     * cancelled while it waited is dropped here: no decision, no row, no answer. Whatever is thrown
-     * becomes an answer for the call; the place is released in every case.
+     * cancelled while it waited is still decided and journaled (a permit's outcome row says
+     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * call; the place is released in every case.
      */
     private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
         String line = null;
         VirtualMachineError fatalError = null;
         try {
-            if (!cancellation.isCancelled()) {
-                Decision decision = engine.decide(call.action());
-                if (decision instanceof Decision.Deny deny) {
-                    journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
-                    line = mcp.renderDenial(call.id(), deny);
-                } else {
-                    Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
-                    fatalError = ran.fatal();
-                    line = mcp.renderOutcome(call.id(), ran.outcome());
-                }
+            Decision decision = engine.decide(call.action());
+            if (decision instanceof Decision.Deny deny) {
+                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
+                line = mcp.renderDenial(call.id(), deny);
+            } else {
+                Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
+                fatalError = ran.fatal();
+                line = mcp.renderOutcome(call.id(), ran.outcome());
             }
         } catch (VirtualMachineError e) {
             fatalError = e;

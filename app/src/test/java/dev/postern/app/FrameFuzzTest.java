@@ -33,7 +33,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -517,6 +516,5 @@ class FrameFuzzTest {
         }
         assertEquals(a, b);
         assertTrue(a.stream().distinct().count() > 100, "mutations vary");
-        assertTrue(Map.of("1e309", 1).containsKey(HOSTILE_NUMBERS.get(0)));
     }
 }

@@ -133,7 +133,9 @@ class SessionFaultsTest {
                 assertTrue(s.rest().isEmpty(), "no answer for a cancelled call");
             }
             assertEquals(1, target.requestCount(), "the cancelled waiting call never ran");
-            assertEquals(1, rows("actions.jsonl").stream().filter(r -> r.get("kind").asText().equals("intent")).count());
+            List<JsonNode> outcomes = rows("actions.jsonl").stream().filter(r -> r.get("kind").asText().equals("outcome")).toList();
+            assertEquals(2, outcomes.size(), outcomes.toString());
+            assertTrue(outcomes.stream().allMatch(r -> r.toString().contains("CANCELLED")), "both end as cancelled: " + outcomes);
         }
     }
 
