@@ -504,6 +504,47 @@ class FrameFuzzTest {
         void apply(ObjectNode parent, String key);
     }
 
+    /**
+     * A smaller pass through the whole session loop (StdioSession, FileAuditJournal, workers): no
+     * fault escapes (exit 0 or the documented protocol close, never 7), and the executors saw exactly
+     * as many actions as the journal has intent rows, each with its outcome row.
+     */
+    @Test
+    void mutatedSessionsThroughTheSessionLoopEndAsDocumentedAndJournalEveryAction(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        Random random = new Random(SEED ^ 0x5E55_1011L);
+        int sessions = Integer.getInteger("postern.fuzz.sessions", 200);
+        for (int n = 0; n < sessions; n++) {
+            Opening o = Opening.values()[random.nextInt(Opening.values().length)];
+            ByteArrayOutputStream in = new ByteArrayOutputStream();
+            if (o.version != null) {
+                in.writeBytes(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + o.version
+                        + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}\n" + SessionHarness.INITIALIZED)
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            List<String> seeds = seeds(o);
+            for (int i = 0; i < 20; i++) {
+                String seed = seeds.get(random.nextInt(seeds.size())).replace("\"id\":7", "\"id\":" + (100 + i));
+                in.writeBytes(random.nextInt(3) == 0 ? seed.getBytes(StandardCharsets.UTF_8) : mutate(seed, random));
+                in.write('\n');
+            }
+            java.nio.file.Path journal = dir.resolve("s" + n);
+            SessionHarness h = new SessionHarness(journal).run(in.toByteArray());
+            String where = "seed " + SEED + ", session " + n + " (" + o + "), input hex " + HexFormat.of().formatHex(in.toByteArray());
+            assertTrue(h.exit == ExitStatus.OK || h.exit == ExitStatus.PROTOCOL_ERROR, () -> h.exit + ": " + where);
+            String stderr = h.stderr.toString(StandardCharsets.UTF_8);
+            assertTrue(!stderr.contains("internal error") && !stderr.contains("fatal"), () -> stderr + where);
+            List<String> actions = java.nio.file.Files.exists(journal.resolve("actions.jsonl"))
+                    ? java.nio.file.Files.readAllLines(journal.resolve("actions.jsonl")) : List.of();
+            long intents = actions.stream().filter(r -> r.contains("\"kind\":\"intent\"")).count();
+            long outcomes = actions.stream().filter(r -> r.contains("\"kind\":\"outcome\"")).count();
+            // A call admitted just before a closing line is still decided and journaled, but cancelled unrun.
+            long cancelledUnrun = actions.stream().filter(r -> r.contains("\"kind\":\"outcome\"") && r.contains("\"CANCELLED\"")).count();
+            assertEquals(h.http.count() + h.ssh.count(), intents - cancelledUnrun, () -> "executor attempts vs intent rows: " + where);
+            assertEquals(intents, outcomes, () -> "every intent has its outcome: " + where);
+        }
+    }
+
     @Test
     void theMutatorsAreDeterministicForASeed() {
         List<String> a = new ArrayList<>();
