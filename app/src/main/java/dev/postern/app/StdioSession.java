@@ -247,6 +247,9 @@ public final class StdioSession {
             line = internalError(call, e);
         } finally {
             inFlight.remove(call.id());
+            if (fatalError != null) {
+                fatal = true; // before the answer: a client that reads it and sends more must find the session over
+            }
             try {
                 answer.accept(cancellation.isCancelled() ? null : line);
             } catch (VirtualMachineError e) {
