@@ -23,7 +23,8 @@ final class McpStdioCommand implements Command {
                 "",
                 "Serves MCP over stdin/stdout for one client. stdout carries only protocol lines;",
                 "diagnostics go to stderr. Exit statuses: 0 end of input, 2 protocol error,",
-                "3 stdout broken, 4 configuration error, 5 start-up failure.");
+                "3 stdout broken, 4 configuration error, 5 start-up failure, 7 internal fault,",
+                "8 interrupted.");
     }
 
     @Override
