@@ -129,7 +129,7 @@ public final class ConnectCheck {
             try {
                 key = HostKeyProbe.probe(h.address(), h.port(), h.timeout());
             } catch (IOException e) {
-                out.add(Finding.error("ssh-unreachable", where + "/address", "host " + h.name() + ": " + describe(e)));
+                out.add(Finding.error("ssh-unreachable", where + "/address", "host " + h.name() + ": " + e.getMessage()));
                 continue;
             }
             if (!pinned(h, key)) {

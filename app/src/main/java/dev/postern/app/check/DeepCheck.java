@@ -192,7 +192,8 @@ public final class DeepCheck {
                 for (InetAddress a : InetAddress.getAllByName(unbracketed(t.origin().host()))) {
                     if (!t.allowPrivateAddresses() && !isPublic(a)) {
                         out.add(Finding.error("private-address-without-opt-in", where, "target " + t.name() + ": "
-                                + t.origin().host() + " is " + a.getHostAddress() + ", a non-public address; calls are refused"
+                                + t.origin().host() + (unbracketed(t.origin().host()).equals(a.getHostAddress()) ? " is" : " resolves to "
+                                + a.getHostAddress() + ",") + " a non-public address; calls are refused"
                                 + " at connect time unless the target says \"allowPrivateAddresses\": true"));
                         break;
                     }
@@ -235,8 +236,9 @@ public final class DeepCheck {
                     if (why != null && beginsAnArgument(c, p.getKey())) {
                         out.add(Finding.warning("param-may-start-with-dash", "/ssh/hosts/" + i + "/commands/" + j + "/params/" + p.getKey(),
                                 "host " + h.name() + ", command " + c.name() + ": {" + p.getKey() + "} " + why
-                                        + ", and " + c.argv().get(0) + " would read such a value as an option; add a pattern such as"
-                                        + " \"^[A-Za-z0-9_][A-Za-z0-9_.-]*$\""));
+                                        + ", and " + c.argv().get(0) + " would read such a value as an option; "
+                                        + (p.getValue() instanceof ParamSpec.IntegerParam ? "set \"minimum\" to 0 or more"
+                                        : "add a pattern such as \"^[A-Za-z0-9_/][A-Za-z0-9_./-]*$\"")));
                     }
                 }
             }

@@ -39,6 +39,6 @@ public final class DeepReport {
     }
 
     private static String startLine(Finding f) {
-        return "postern: warning: " + f.line() + " (check-config --deep lists all)";
+        return "postern: warning: " + f.line();
     }
 }
