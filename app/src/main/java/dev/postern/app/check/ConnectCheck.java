@@ -135,7 +135,7 @@ public final class ConnectCheck {
             if (!pinned(h, key)) {
                 out.add(Finding.error("host-key-not-pinned", where, "host " + h.name() + " offered " + key.fingerprint()
                         + ", which " + h.hostKeyFingerprint().map(f -> "is not the pinned " + f)
-                        .orElse("the known_hosts file " + h.knownHosts().orElseThrow() + " does not list for it")
+                        .orElseGet(() -> "the known_hosts file " + h.knownHosts().orElseThrow() + " does not list for it")
                         + "; the gateway would refuse it (postern trust-host shows the line; check it on the host)"));
             }
         }

@@ -57,7 +57,16 @@ final class LauncherProcess {
 
     /** Runs {@code command} as given (not through the launcher), feeding {@code stdin} and then end of input. */
     static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
+        return exec(command, stdin, workingDir, env, false);
+    }
+
+    /** As above; with {@code replaceEnvironment}, {@code env} is the whole environment (to remove a variable). */
+    static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env,
+                                boolean replaceEnvironment) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
+        if (replaceEnvironment) {
+            pb.environment().clear();
+        }
         pb.environment().putAll(env);
         Process p = pb.start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
