@@ -158,12 +158,26 @@ public final class DeepCheck {
         return out;
     }
 
-    /** The journal directory: writable by this user, proved by creating and deleting one probe file. */
+    /**
+     * The journal directory: writable by this user, proved by creating and deleting one probe file.
+     * A directory that does not exist yet is not created (the gateway creates it on start); then
+     * its nearest existing ancestor must be a writable directory.
+     */
     public List<Finding> journalWritable() {
         Path dir = config.journalDirectory();
+        if (!Files.exists(dir)) {
+            Path ancestor = dir.getParent();
+            while (ancestor != null && !Files.exists(ancestor)) {
+                ancestor = ancestor.getParent();
+            }
+            if (ancestor == null || !Files.isDirectory(ancestor) || !Files.isWritable(ancestor)) {
+                return List.of(Finding.error("journal-not-writable", "/journal/directory", dir + " does not exist and cannot be created"
+                        + (ancestor == null ? "" : " (" + ancestor + " is not a writable directory)") + "; the gateway would not start"));
+            }
+            return List.of();
+        }
         Path probe = dir.resolve(".postern-write-probe-" + ProcessHandle.current().pid());
         try {
-            Files.createDirectories(dir);
             Files.deleteIfExists(probe);
             Files.createFile(probe);
             Files.delete(probe);

@@ -397,6 +397,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theExamplesTheReadmePointsToLoad() throws Exception {
+        for (String example : List.of("postern.json", "postern-ssh.json")) {
+            GatewayConfig config = ConfigLoader.load(Path.of("..", "examples", example));
+            assertFalse(config.policy().httpTargets().isEmpty(), example);
+        }
+        assertEquals(1, ConfigLoader.load(Path.of("..", "examples", "postern-ssh.json")).policy().sshHosts().size());
+    }
+
+    @Test
     void everySchemaErrorIsListedNotOnlyTheFirst() throws Exception {
         ConfigException e = refused(edit(r -> {
             target(r).put("timeoutMs", "soon");

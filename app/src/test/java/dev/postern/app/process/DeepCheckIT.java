@@ -113,7 +113,8 @@ class DeepCheckIT {
                 "error [credential-file-not-private] /credentials/open-key: file " + dir.resolve("open.key") + " is open to group or others",
                 "error [credential-file-unreadable] /credentials/empty-key: file " + dir.resolve("empty.key") + " is empty",
                 "error [known-hosts-missing] /ssh/hosts/0/knownHosts: host box: " + dir.resolve("absent_known_hosts") + " is not a readable file",
-                "error [journal-not-writable] /journal/directory: cannot create a file in " + dir.resolve("not-in-the-way/journal"),
+                "error [journal-not-writable] /journal/directory: " + dir.resolve("not-in-the-way/journal") + " does not exist and cannot be"
+                        + " created (" + dir.resolve("not-in-the-way") + " is not a writable directory)",
                 "error [private-address-without-opt-in] /http/targets/0/baseUrl: target loopback: 127.0.0.1 is a non-public address",
                 "warning [address-unresolved] /http/targets/1/baseUrl: target nowhere: no-such-host.invalid does not resolve here",
                 "warning [param-may-start-with-dash] /ssh/hosts/0/commands/0/params/file: host box, command cat: {file} is a string with"
