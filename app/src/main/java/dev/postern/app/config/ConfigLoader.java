@@ -113,11 +113,13 @@ public final class ConfigLoader {
         for (int i = 0; i < hs.size(); i++) {
             JsonNode h = hs.get(i);
             if (mayLackPin.contains(h.get("name").textValue()) && !h.has("knownHosts") && !h.has("hostKeyFingerprint")) {
-                sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials, true);
+                // No host is built (it has no pin), but its credentials and commands are checked as for any host.
+                sshAuth(abs, "/ssh/hosts/" + i, h, credentials);
+                commands(abs, "/ssh/hosts/" + i, h);
                 unpinned.add(new UnpinnedHost(h.get("name").textValue(), h.get("address").textValue(), h.path("port").asInt(22),
                         Duration.ofSeconds(h.path("timeoutSeconds").asLong(30))));
             } else {
-                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials, false));
+                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
             }
         }
         Policy policy;
@@ -267,32 +269,10 @@ public final class ConfigLoader {
         }
     }
 
-    /** Builds one host; {@code referencesOnly} checks its credentials and commands but builds no host (it has no pin). */
-    private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials,
-                                   boolean referencesOnly) throws ConfigException {
-        SshAuth auth;
-        if (h.has("identity") == h.has("password")) {
-            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
-        }
-        if (h.has("identity")) {
-            Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
-                    : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
-        } else {
-            if (h.has("passphrase")) {
-                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
-            }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
-        }
-        List<SshCommandSpec> commands = new ArrayList<>();
-        JsonNode cs = h.get("commands");
-        for (int i = 0; i < cs.size(); i++) {
-            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
-        }
-        if (referencesOnly) {
-            return null;
-        }
+    private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        SshAuth auth = sshAuth(file, at, h, credentials);
+        List<SshCommandSpec> commands = commands(file, at, h);
         try {
             return new SshHost(
                     h.get("name").textValue(),
@@ -308,6 +288,35 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
+    }
+
+    private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        SshAuth auth;
+        if (h.has("identity") == h.has("password")) {
+            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
+        }
+        if (h.has("identity")) {
+            Optional<CredentialRef> passphrase = h.has("passphrase")
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
+                    : Optional.empty();
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
+        } else {
+            if (h.has("passphrase")) {
+                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
+            }
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
+        }
+        return auth;
+    }
+
+    private static List<SshCommandSpec> commands(Path file, String at, JsonNode h) throws ConfigException {
+        List<SshCommandSpec> commands = new ArrayList<>();
+        JsonNode cs = h.get("commands");
+        for (int i = 0; i < cs.size(); i++) {
+            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
+        }
+        return commands;
     }
 
     private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {
