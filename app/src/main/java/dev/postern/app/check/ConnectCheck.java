@@ -13,16 +13,12 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -148,44 +144,7 @@ public final class ConnectCheck {
             return h.hostKeyFingerprint().get().replaceAll("=+$", "").equals(key.fingerprint());
         }
         String[] offered = key.knownHostsLine().split(" ", 2);
-        try {
-            for (String line : Files.readAllLines(h.knownHosts().orElseThrow(), StandardCharsets.UTF_8)) {
-                String[] f = line.strip().split("\\s+");
-                if (f.length < 3 || f[0].startsWith("#") || f[0].startsWith("@")) {
-                    continue;
-                }
-                if ((f[1] + ' ' + f[2]).equals(offered[1]) && hostMatches(f[0], offered[0])) {
-                    return true;
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
-    }
-
-    /** A known_hosts host field (comma-separated names, or one hashed |1|salt|hash entry) naming {@code pattern}. */
-    static boolean hostMatches(String field, String pattern) {
-        if (field.startsWith("|1|")) {
-            String[] parts = field.split("\\|");
-            if (parts.length != 4) {
-                return false;
-            }
-            try {
-                Mac mac = Mac.getInstance("HmacSHA1");
-                mac.init(new SecretKeySpec(Base64.getDecoder().decode(parts[2]), "HmacSHA1"));
-                byte[] hash = mac.doFinal(pattern.getBytes(StandardCharsets.UTF_8));
-                return Base64.getEncoder().encodeToString(hash).equals(parts[3]);
-            } catch (GeneralSecurityException | IllegalArgumentException e) {
-                return false;
-            }
-        }
-        for (String name : field.split(",")) {
-            if (name.equals(pattern)) {
-                return true;
-            }
-        }
-        return false;
+        return KnownHosts.lists(h.knownHosts().orElseThrow(), offered[0], offered[1]);
     }
 
     private static String describe(Exception e) {

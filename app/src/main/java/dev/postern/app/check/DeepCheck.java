@@ -148,10 +148,14 @@ public final class DeepCheck {
             SshHost h = hosts.get(i);
             int index = i;
             h.knownHosts().ifPresent(file -> {
+                String trustHost = " (postern trust-host --config " + config.file() + ' ' + h.name() + " prints the line to put there)";
                 if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
                     out.add(Finding.error("known-hosts-missing", "/ssh/hosts/" + index + "/knownHosts", "host " + h.name()
-                            + ": " + file + " is not a readable file, so every host key would be rejected"
-                            + " (postern trust-host --config " + config.file() + ' ' + h.name() + " prints the line to put there)"));
+                            + ": " + file + " is not a readable file, so every host key would be rejected" + trustHost));
+                } else if (!KnownHosts.namesHost(file, h.address(), h.port())) {
+                    out.add(Finding.warning("known-hosts-lacks-host", "/ssh/hosts/" + index + "/knownHosts", "host " + h.name()
+                            + ": " + file + " has no line for " + KnownHosts.pattern(h.address(), h.port())
+                            + ", so its key would be rejected" + trustHost));
                 }
             });
         }

@@ -59,10 +59,13 @@ class FindingRulesTest {
         String hashed = Files.readString(knownHosts, StandardCharsets.UTF_8).split("\\s+")[0];
 
         assertTrue(hashed.startsWith("|1|"), hashed);
-        assertTrue(ConnectCheck.hostMatches(hashed, "[127.0.0.1]:2222"));
-        assertFalse(ConnectCheck.hostMatches(hashed, "[127.0.0.1]:2223"));
-        assertTrue(ConnectCheck.hostMatches("web,[127.0.0.1]:2222", "[127.0.0.1]:2222"));
-        assertFalse(ConnectCheck.hostMatches("web", "[127.0.0.1]:2222"));
+        assertTrue(KnownHosts.hostMatches(hashed, "[127.0.0.1]:2222"));
+        assertFalse(KnownHosts.hostMatches(hashed, "[127.0.0.1]:2223"));
+        assertTrue(KnownHosts.hostMatches("web,[127.0.0.1]:2222", "[127.0.0.1]:2222"));
+        assertFalse(KnownHosts.hostMatches("web", "[127.0.0.1]:2222"));
+        assertTrue(KnownHosts.hostMatches("*.example.com", "web.example.com"));
+        assertFalse(KnownHosts.hostMatches("*.example.com,!db.example.com", "db.example.com"));
+        assertTrue(KnownHosts.hostMatches("10.0.0.?", "10.0.0.5"));
     }
 
     @Test

@@ -62,6 +62,7 @@ class DeepCheckIT {
         file("open.key", "secret\n", "rw-r--r--");
         file("empty.key", "", "rw-------");
         file("not-in-the-way", "a file where the journal's parent directory should be", "rw-------");
+        file("other_known_hosts", "[127.0.0.1]:1 " + ssh.knownHostsLine().split(" ", 2)[1] + "\n", "rw-r--r--");
         return Files.writeString(dir.resolve("postern.json"), """
                 { "journal": { "directory": "./not-in-the-way/journal" },
                   "credentials": {
@@ -85,7 +86,7 @@ class DeepCheckIT {
                         { "name": "level", "argv": ["logger", "-p", "{level}"],
                           "params": { "level": { "type": "string", "enum": ["info", "warning"] } } } ] },
                     { "name": "secondary", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "open-key",
-                      "hostKeyFingerprint": "%s", "commands": [ { "name": "uptime", "argv": ["uptime"] } ] },
+                      "hostKeyFingerprint": "%s", "knownHosts": "./other_known_hosts", "commands": [ { "name": "uptime", "argv": ["uptime"] } ] },
                     { "name": "empty", "address": "127.0.0.1", "port": %d, "user": "deploy", "identity": "empty-key",
                       "hostKeyFingerprint": "%s", "commands": [ { "name": "uptime", "argv": ["uptime"] } ] } ] } }
                 """.formatted(http.baseUri(), ssh.port(), ssh.port(), ssh.hostKeyFingerprint(), closedPort, ssh.hostKeyFingerprint()));
@@ -116,6 +117,8 @@ class DeepCheckIT {
                 "error [journal-not-writable] /journal/directory: " + dir.resolve("not-in-the-way/journal") + " does not exist and cannot be"
                         + " created (" + dir.resolve("not-in-the-way") + " is not a writable directory)",
                 "error [private-address-without-opt-in] /http/targets/0/baseUrl: target loopback: 127.0.0.1 is a non-public address",
+                "warning [known-hosts-lacks-host] /ssh/hosts/1/knownHosts: host secondary: " + dir.resolve("other_known_hosts")
+                        + " has no line for [127.0.0.1]:" + ssh.port(),
                 "warning [address-unresolved] /http/targets/1/baseUrl: target nowhere: no-such-host.invalid does not resolve here",
                 "warning [param-may-start-with-dash] /ssh/hosts/0/commands/0/params/file: host box, command cat: {file} is a string with"
                         + " no pattern or enum",
@@ -124,7 +127,7 @@ class DeepCheckIT {
         for (String line : expected) {
             assertTrue(out.lines().anyMatch(l -> l.startsWith(line)), "missing: " + line + "\nin:\n" + out);
         }
-        assertTrue(out.contains("deep check: 7 errors, 3 warnings"), out);
+        assertTrue(out.contains("deep check: 7 errors, 4 warnings"), out);
         assertFalse(out.contains("params/lines") || out.contains("params/level"), "bounded integers and enums are not flagged: " + out);
         assertFalse(out.contains("secret"), "no credential value is shown: " + out);
         assertTrue(out.contains("param {lines}: integer, 1..500") && out.contains("param {word}: string, matching ^[a-z-]+$, at most 256")
