@@ -54,6 +54,11 @@ public final class Gateway {
                 journal.close();
                 Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
             });
+            // The reader may be blocked on stdin: end the process from the worker, journals flushed.
+            session.onFatal(() -> {
+                journal.close();
+                Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
+            });
             return session.run();
         }
     }

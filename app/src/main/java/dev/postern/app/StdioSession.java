@@ -1,5 +1,6 @@
 package dev.postern.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -39,13 +40,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One stdio connection: the reader loop on the calling thread, tool calls on a pool of at most
- * {@code maxInFlight} workers, and one writer that emits whole lines. When every slot is busy the
- * reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error writes
- * one error line, cancels what is in flight and ends the session; nothing is written after it.
+ * {@code maxInFlight} workers, and one writer that emits whole lines. Up to {@code maxInFlight} more
+ * calls may wait, read but not started, so that {@code ping} and {@code notifications/cancelled}
+ * are served while every worker is busy (a waiting call that is cancelled never runs); past that
+ * the reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error
+ * writes one error line, cancels what is in flight and ends the session; nothing is written after it.
  *
- * <p>A call waiting for a human's answer ({@code elicitation/create}) gives its slot back while it
- * waits, so the reader keeps reading (the answer comes in on stdin); at most {@code maxInFlight}
- * calls wait at once, and a waiting call takes a slot again before it runs.
+ * <p>A call waiting for a human's answer ({@code elicitation/create}) gives its place back while it
+ * waits, so the reader keeps reading and the answer, which comes in on stdin, is read; at most
+ * {@code maxInFlight} calls wait at once, each on its worker.
+ *
+ * <p>Every {@link Throwable} on a worker becomes an answer for its call and releases its place; a
+ * fatal {@link VirtualMachineError} then ends the session ({@link ExitStatus#INTERNAL_ERROR}), as
+ * does any exception on the reader thread.
  */
 public final class StdioSession {
     static final Duration EOF_GRACE = Duration.ofSeconds(10);
@@ -59,15 +66,19 @@ public final class StdioSession {
     private final FrameReader reader;
     private final FrameWriter writer;
     private final PrintStream diagnostics;
-    private final Semaphore slots;
-    /** Calls waiting for a human, each having given its slot back. */
+    /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
+    private final Semaphore admitted;
+    /** Calls waiting for a human, their place given back: at most maxInFlight. */
     private final Semaphore waits;
-    private final Approvals approvals;
     private final int maxInFlight;
+    private final Approvals approvals;
+    private final int capacity;
     private final ExecutorService workers;
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
+    private volatile Runnable onFatal = () -> { };
+    private volatile boolean fatal;
     private boolean closed;
     private boolean broken;
 
@@ -80,6 +91,7 @@ public final class StdioSession {
     public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics, Approvals approvals) {
         this.approvals = approvals;
+        this.maxInFlight = maxInFlight;
         this.waits = new Semaphore(maxInFlight);
         this.mcp = mcp;
         this.engine = engine;
@@ -88,11 +100,10 @@ public final class StdioSession {
         this.reader = reader;
         this.writer = writer;
         this.diagnostics = diagnostics;
-        this.maxInFlight = maxInFlight;
-        this.slots = new Semaphore(maxInFlight);
+        this.capacity = 2 * maxInFlight;
+        this.admitted = new Semaphore(capacity);
         AtomicInteger n = new AtomicInteger();
-        // Up to maxInFlight calls hold a slot and up to maxInFlight more wait for a human, slot given back.
-        this.workers = Executors.newFixedThreadPool(2 * maxInFlight, r -> {
+        this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
             Thread t = new Thread(r, "postern-action-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
@@ -104,16 +115,28 @@ public final class StdioSession {
         this.onOutputBroken = action;
     }
 
+    /**
+     * Called (once, from the worker that hit it) after a fatal VM error was answered and in-flight
+     * calls were cancelled, so the process can flush the journals and exit with
+     * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
+     */
+    public void onFatal(Runnable action) {
+        this.onFatal = action;
+    }
+
     /** Runs the session to its end and returns the exit status. */
     public ExitStatus run() {
         try {
             while (true) {
                 ReadResult read = reader.next();
+                if (fatal) {
+                    return ExitStatus.INTERNAL_ERROR;
+                }
                 if (read instanceof EndOfInput) {
                     // No answer can come any more: calls waiting for a human end now (approval.timeout).
                     mcp.serverRequests().endAll();
                     drain(EOF_GRACE);
-                    return isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
+                    return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
                 Inbound inbound = read instanceof Frame frame ? mcp.receive(frame) : mcp.receive((FramingError) read);
                 if (!handle(inbound)) {
@@ -126,8 +149,14 @@ public final class StdioSession {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            diagnostics.println("postern: the session was interrupted; cancelling in-flight calls");
             cancelAll();
-            return ExitStatus.STARTUP_FAILED;
+            return ExitStatus.INTERRUPTED;
+        } catch (RuntimeException | Error e) {
+            // No stack trace: stderr gets one line, stdout one error line, then the documented close.
+            diagnostics.println("postern: internal error while reading: " + e + "; closing the session");
+            closeWith(mcp.errorLine(null, ErrorCode.INTERNAL_ERROR, "internal error; the session is closed"));
+            return ExitStatus.INTERNAL_ERROR;
         } finally {
             workers.shutdownNow();
         }
@@ -165,17 +194,23 @@ public final class StdioSession {
         return true;
     }
 
-    /** Starts a tool call on a worker once a slot is free; false (session over) on a duplicate id. */
+    /** Admits a tool call (waiting while the queue is full) and hands it to the workers; false (session over) on a duplicate id. */
     private boolean start(Inbound.Execute e, Answer answer) throws InterruptedException {
         if (inFlight.containsKey(e.id())) {
             journal.rejected(new Rejection(Stage.JSONRPC, "DUPLICATE_ID", Optional.empty(), e.frameSha256()));
             closeWith(mcp.errorLine(e.id(), ErrorCode.INVALID_REQUEST, "invalid request: id is already in flight"));
             return false;
         }
-        slots.acquire();
+        admitted.acquire();
         Cancellation cancellation = new Cancellation();
         inFlight.put(e.id(), cancellation);
-        workers.execute(() -> perform(e, cancellation, answer));
+        try {
+            workers.execute(() -> perform(e, cancellation, answer));
+        } catch (RuntimeException rejected) {
+            inFlight.remove(e.id());
+            admitted.release();
+            throw rejected;
+        }
         return true;
     }
 
@@ -212,16 +247,25 @@ public final class StdioSession {
         void accept(String lineOrNull);
     }
 
-    /** Decides, journals and executes one tool call on a worker thread, then answers it. */
+    /**
+     * Decides, journals and executes one tool call on a worker thread, then answers it. A call
+     * cancelled while it waited is still decided and journaled (a permit's outcome row says
+     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * call; the place is released in every case.
+     */
     private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
-        String line;
+        String line = null;
+        VirtualMachineError fatalError = null;
+        Place place = new Place();
         try {
             Decision decision = engine.decide(call.action());
             if (decision instanceof Decision.ApprovalRequired held) {
                 Approvals.Step step = approvals.settle(held.pending(), call.tool(), call.approval(),
-                        (params, timeout, c) -> ask(params, timeout, c), cancellation, call.frameSha256());
+                        (params, timeout, c) -> ask(params, timeout, c, place), cancellation, call.frameSha256());
                 if (step instanceof Approvals.Step.Granted granted) {
-                    line = mcp.renderOutcome(call.id(), execute(granted.permit(), call, cancellation));
+                    Ran ran = execute(granted.permit(), call, cancellation);
+                    fatalError = ran.fatal();
+                    line = mcp.renderOutcome(call.id(), ran.outcome());
                 } else if (step instanceof Approvals.Step.Refused refused) {
                     // The decisions journal has the approval's answer row; no second row for the same denial.
                     line = mcp.renderDenial(call.id(), refused.deny());
@@ -234,33 +278,72 @@ public final class StdioSession {
                 journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
                 line = mcp.renderDenial(call.id(), deny);
             } else {
-                line = mcp.renderOutcome(call.id(), execute(((Decision.Permit) decision).permit(), call, cancellation));
+                Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
+                fatalError = ran.fatal();
+                line = mcp.renderOutcome(call.id(), ran.outcome());
             }
-        } catch (RuntimeException e) {
-            diagnostics.println("postern: internal error on a tool call: " + e);
-            line = mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+        } catch (VirtualMachineError e) {
+            fatalError = e;
+            line = internalError(call, e);
+        } catch (Throwable e) {
+            line = internalError(call, e);
         } finally {
             inFlight.remove(call.id());
+            if (fatalError != null) {
+                fatal = true; // before the answer: a client that reads it and sends more must find the session over
+            }
+            try {
+                answer.accept(cancellation.isCancelled() ? null : line);
+            } catch (VirtualMachineError e) {
+                fatalError = e;
+            } catch (Throwable e) {
+                diagnostics.println("postern: could not answer a tool call: " + e);
+            } finally {
+                place.release();
+            }
         }
-        try {
-            answer.accept(cancellation.isCancelled() ? null : line);
-        } finally {
-            slots.release();
+        if (fatalError != null) {
+            fatal(fatalError);
+        }
+    }
+
+    /**
+     * Where a call stands against the session's bounds: it holds a place among the admitted calls,
+     * or, once it waits for a human, a place among the waiting ones instead. Used by one worker.
+     */
+    private final class Place {
+        private boolean waiting;
+
+        /** Trades the admitted place for a waiting one; false when maxInFlight calls already wait. */
+        boolean startWaiting() {
+            if (waiting) {
+                return true;
+            }
+            if (!waits.tryAcquire()) {
+                return false;
+            }
+            waiting = true;
+            admitted.release();
+            return true;
+        }
+
+        void release() {
+            (waiting ? waits : admitted).release();
         }
     }
 
     /**
      * Puts one approval question to the client and waits for the answer, the timeout, the call's
-     * cancellation or the end of input, with this call's slot given back meanwhile (see the class
-     * comment). Runs on the call's worker thread.
+     * cancellation or the end of input, with the call's admitted place given back meanwhile (see the
+     * class comment). Runs on the call's worker; the call keeps its waiting place until it ends, never
+     * taking an admitted one again (that could wait on calls queued behind this very worker).
      */
-    private Approvals.Asked ask(com.fasterxml.jackson.databind.node.ObjectNode params, Duration timeout, Cancellation cancellation) {
-        if (!waits.tryAcquire()) {
+    private Approvals.Asked ask(ObjectNode params, Duration timeout, Cancellation cancellation, Place place) {
+        if (!place.startWaiting()) {
             return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
         }
         ServerRequests.Pending pending = mcp.serverRequests().open();
         cancellation.onCancel(() -> pending.reply().cancel(false));
-        slots.release();
         try {
             emit(mcp.renderServerRequest(pending.id(), "elicitation/create", params));
             return new Approvals.Asked.Replied(pending.reply().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
@@ -277,25 +360,54 @@ public final class StdioSession {
             return new Approvals.Asked.Ended();
         } catch (ExecutionException e) {
             throw new IllegalStateException("an answer future never fails", e);
-        } finally {
-            slots.acquireUninterruptibly();
-            waits.release();
         }
     }
 
-    private Outcome execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
+    private String internalError(Inbound.Execute call, Throwable e) {
+        diagnostics.println("postern: internal error on a tool call: " + e);
+        return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+    }
+
+    /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
+    private record Ran(Outcome outcome, VirtualMachineError fatal) {
+    }
+
+    private Ran execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
         long intent;
         try {
             intent = journal.intent(permit, call.frameSha256());
         } catch (JournalUnavailableException e) {
             diagnostics.println("postern: " + e.getMessage());
-            return new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran");
+            return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran"),
+                    null);
         }
-        Outcome outcome = cancellation.isCancelled()
-                ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                : dispatcher.dispatch(permit, cancellation);
+        Outcome outcome;
+        VirtualMachineError fatalError = null;
+        try {
+            outcome = cancellation.isCancelled()
+                    ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
+                    : dispatcher.dispatch(permit, cancellation);
+        } catch (Throwable e) {
+            // The executor broke its contract with an Error (the Dispatcher turns exceptions into
+            // failures already): the outcome row must say so, never ok.
+            diagnostics.println("postern: the executor failed: " + e);
+            fatalError = e instanceof VirtualMachineError vm ? vm : null;
+            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + e.getClass().getSimpleName());
+        }
         journal.outcome(intent, outcome);
-        return outcome;
+        return new Ran(outcome, fatalError);
+    }
+
+    /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
+    private void fatal(VirtualMachineError e) {
+        fatal = true;
+        diagnostics.println("postern: fatal error: " + e + "; ending the session");
+        cancelAll();
+        awaitIdle(CANCEL_GRACE);
+        synchronized (writeLock) {
+            closed = true;
+        }
+        onFatal.run();
     }
 
     private void emit(String line) {
@@ -350,7 +462,7 @@ public final class StdioSession {
         }
     }
 
-    /** Idle: no call waits for a human and none holds a slot (a waiting call takes its slot back before its wait ends). */
+    /** Idle: no call waits for a human and none holds an admitted place. */
     private boolean awaitIdle(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -359,8 +471,8 @@ public final class StdioSession {
             }
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
-                if (slots.tryAcquire(maxInFlight, left, TimeUnit.NANOSECONDS)) {
-                    slots.release(maxInFlight);
+                if (admitted.tryAcquire(capacity, left, TimeUnit.NANOSECONDS)) {
+                    admitted.release(capacity);
                     return true;
                 }
             } finally {

@@ -50,7 +50,7 @@ class ApprovalSessionTest {
     Path dir;
 
     private final SettableClock clock = new SettableClock();
-    private LiveSession session;
+    private ApprovalLiveSession session;
 
     static Policy policy() {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl(BASE), Set.of("GET", "POST"), List.of("/v1"),
@@ -63,8 +63,8 @@ class ApprovalSessionTest {
         return new Policy(List.of(api), List.of(web));
     }
 
-    private LiveSession start(Duration approvalTimeout) throws Exception {
-        session = new LiveSession(dir, policy(), RequestStateCodec.withFreshKey(Duration.ofSeconds(60), clock, 100), approvalTimeout);
+    private ApprovalLiveSession start(Duration approvalTimeout) throws Exception {
+        session = new ApprovalLiveSession(dir, policy(), RequestStateCodec.withFreshKey(Duration.ofSeconds(60), clock, 100), approvalTimeout);
         return session;
     }
 
@@ -80,8 +80,8 @@ class ApprovalSessionTest {
                 + "\"capabilities\":" + capabilities + ",\"clientInfo\":{\"name\":\"scripted\",\"version\":\"1\"}}}";
     }
 
-    private LiveSession handshake(String version, String capabilities, Duration approvalTimeout) throws Exception {
-        LiveSession s = start(approvalTimeout);
+    private ApprovalLiveSession handshake(String version, String capabilities, Duration approvalTimeout) throws Exception {
+        ApprovalLiveSession s = start(approvalTimeout);
         s.send(initialize(version, capabilities));
         assertEquals(version, s.receive().path("result").path("protocolVersion").asText());
         s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
@@ -111,7 +111,7 @@ class ApprovalSessionTest {
 
     @Test
     void anAcceptedQuestionRunsTheActionExactlyOnce() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{\"id\":7}"));
         JsonNode question = s.receive();
         assertEquals("elicitation/create", question.path("method").asText());
@@ -131,7 +131,7 @@ class ApprovalSessionTest {
 
     @Test
     void aDeclineACancelAndGarbageRunNothingAndAreNeverAskedAgain() throws Exception {
-        LiveSession s = handshake("2025-06-18", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-06-18", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         String[][] cases = {
             {"{\"action\":\"decline\"}", "approval.declined"},
             {"{\"action\":\"cancel\"}", "approval.declined"},
@@ -156,7 +156,7 @@ class ApprovalSessionTest {
 
     @Test
     void aTimeoutRunsNothingTellsTheClientAndALateAcceptStillRunsNothing() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{\"form\":{}}}", Duration.ofSeconds(1));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{\"form\":{}}}", Duration.ofSeconds(1));
         s.send(post(2, "/v1/orders", "{}"));
         JsonNode question = s.receive();
         JsonNode first = s.receive();
@@ -175,7 +175,7 @@ class ApprovalSessionTest {
 
     @Test
     void aClientWithoutElicitationIsNeverAskedAndNothingRuns() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{}"));
         JsonNode result = s.receive();
         assertEquals(2, result.path("id").asInt(), "the answer is the result: no question was sent");
@@ -185,7 +185,7 @@ class ApprovalSessionTest {
 
     @Test
     void a20250326SessionHasNoElicitationEvenWhenTheClientClaimsIt() throws Exception {
-        LiveSession s = handshake("2025-03-26", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-03-26", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{}"));
         assertEquals("approval.unsupported", toolErrorRule(s.receive()));
         assertEquals(0, s.http.count());
@@ -193,7 +193,7 @@ class ApprovalSessionTest {
 
     @Test
     void twoPendingApprovalsAnsweredInReverseOrderEachRunTheirOwnActionOnce() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/first", "one"));
         JsonNode q1 = s.receive();
         s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"ssh_exec\","
@@ -219,7 +219,7 @@ class ApprovalSessionTest {
 
     @Test
     void aGetOnATargetThatConfirmsOnlyPostRunsWithoutAsking() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
                 + "\"arguments\":{\"method\":\"GET\",\"url\":\"" + BASE + "/v1/orders\"}}}");
         JsonNode result = s.receive();
@@ -229,7 +229,7 @@ class ApprovalSessionTest {
 
     @Test
     void aResponseToAnIdPosternNeverSentClosesTheSession() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send("{\"jsonrpc\":\"2.0\",\"id\":\"postern-approval-7\",\"result\":" + ACCEPT + "}");
         JsonNode error = s.receive();
         assertEquals(-32600, error.path("error").path("code").asInt());
@@ -239,7 +239,7 @@ class ApprovalSessionTest {
 
     @Test
     void cancellingTheWaitingCallEndsTheWaitAndSuppressesItsAnswer() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{}"));
         JsonNode question = s.receive();
         s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}");
@@ -252,7 +252,7 @@ class ApprovalSessionTest {
 
     @Test
     void endOfInputWhileAHumanDecidesEndsTheCallUnapproved() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{}"));
         s.receive();
         assertEquals(ExitStatus.OK, s.endInput());
@@ -262,7 +262,7 @@ class ApprovalSessionTest {
 
     @Test
     void theDecisionsJournalRecordsTheQuestionAndTheAnswer() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send(post(2, "/v1/orders", "{}"));
         s.send(answer(s.receive(), "{\"action\":\"decline\"}"));
         s.receive();
@@ -293,7 +293,7 @@ class ApprovalSessionTest {
         return ",\"inputResponses\":{\"approval\":" + answer + "},\"requestState\":" + JSON.valueToTree(state);
     }
 
-    private String firstLeg(LiveSession s, int id, String path, String body) {
+    private String firstLeg(ApprovalLiveSession s, int id, String path, String body) {
         s.send(statelessPost(id, path, body, ""));
         JsonNode result = s.receive().path("result");
         assertEquals("input_required", result.path("resultType").asText(), result.toString());
@@ -306,7 +306,7 @@ class ApprovalSessionTest {
 
     @Test
     void statelessFirstCallAsksAndTheRetryWithItsStateRunsOnceAndNeverAgain() throws Exception {
-        LiveSession s = start(Duration.ofSeconds(30));
+        ApprovalLiveSession s = start(Duration.ofSeconds(30));
         String state = firstLeg(s, 1, "/v1/orders", "{}");
         assertEquals(0, s.http.count(), "the first leg runs nothing");
         s.send(statelessPost(2, "/v1/orders", "{}", retry(ACCEPT, state)));
@@ -321,7 +321,7 @@ class ApprovalSessionTest {
 
     @Test
     void aChangedStateAStateFromAnotherCallAndAnExpiredOneRunNothing() throws Exception {
-        LiveSession s = start(Duration.ofSeconds(30));
+        ApprovalLiveSession s = start(Duration.ofSeconds(30));
         String state = firstLeg(s, 1, "/v1/orders", "{\"id\":1}");
         char c = state.charAt(10);
         String changed = state.substring(0, 10) + (c == 'A' ? 'B' : 'A') + state.substring(11);
@@ -340,7 +340,7 @@ class ApprovalSessionTest {
 
     @Test
     void aStatelessDeclineAndGarbageAnswersRunNothing() throws Exception {
-        LiveSession s = start(Duration.ofSeconds(30));
+        ApprovalLiveSession s = start(Duration.ofSeconds(30));
         String state = firstLeg(s, 1, "/v1/orders", "{}");
         s.send(statelessPost(2, "/v1/orders", "{}", retry("{\"action\":\"decline\"}", state)));
         assertEquals("approval.declined", toolErrorRule(s.receive()));
@@ -352,7 +352,7 @@ class ApprovalSessionTest {
 
     @Test
     void aStatelessClientWithoutElicitationGetsMinus32021WithTheCapability() throws Exception {
-        LiveSession s = start(Duration.ofSeconds(30));
+        ApprovalLiveSession s = start(Duration.ofSeconds(30));
         s.send(statelessPost(1, "/v1/orders", "{}", "").replace("{\"elicitation\":{\"form\":{}}}", "{}"));
         JsonNode error = s.receive().path("error");
         assertEquals(-32021, error.path("code").asInt(), error.toString());
@@ -362,7 +362,7 @@ class ApprovalSessionTest {
 
     @Test
     void retryMembersAreRefusedInTheHandshakeEra() throws Exception {
-        LiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
+        ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         ObjectNode call = (ObjectNode) JSON.readTree(post(2, "/v1/orders", "{}"));
         ((ObjectNode) call.get("params")).put("requestState", "x");
         s.send(call.toString());

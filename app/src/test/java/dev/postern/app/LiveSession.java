@@ -3,12 +3,9 @@ package dev.postern.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.app.journal.FileAuditJournal;
-import dev.postern.fixtures.RecordingExecutor;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.Policy;
-import dev.postern.protocol.approval.RequestStateCodec;
+import dev.postern.policy.port.ActionExecutor;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -20,7 +17,6 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,57 +25,63 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The real session loop (McpServer, PolicyEngine, Dispatcher, FileAuditJournal, Approvals, frame
- * reader and writer) on its own thread, driven line by line like a live client: the test writes a
- * line, reads what the gateway wrote, and answers questions by the ids the gateway chose. Recording
- * executors sit at the seam under execution. Not thread-safe; one test at a time.
+ * The real session loop (McpServer, PolicyEngine, Dispatcher, FileAuditJournal, frame reader and
+ * writer) driven line by line over a pipe, so a test can send, read an answer, and send again while
+ * calls are still running. The executors are the test's.
  */
 final class LiveSession implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final Duration WAIT = Duration.ofSeconds(10);
 
-    final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
-    final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();
+    private final PipedOutputStream input = new PipedOutputStream();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    private final BlockingQueue<String> out = new LinkedBlockingQueue<>();
-    private final PipedOutputStream in;
-    private final CompletableFuture<ExitStatus> exit;
+    final AtomicBoolean fatalHookRan = new AtomicBoolean();
     private final FileAuditJournal journal;
     private final Dispatcher dispatcher;
+    private final CompletableFuture<ExitStatus> exit = new CompletableFuture<>();
+    final Thread thread;
 
-    LiveSession(Path journalDir, Policy policy, RequestStateCodec states, Duration approvalTimeout) throws IOException {
-        PipedInputStream stdin = new PipedInputStream(1 << 16);
-        this.in = new PipedOutputStream(stdin);
+    LiveSession(Path journalDir, Policy policy, int maxInFlight, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
+        PipedInputStream in = new PipedInputStream(input, 1 << 20);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        this.journal = FileAuditJournal.open(journalDir, diagnostics);
-        this.dispatcher = new Dispatcher(List.of(http, ssh));
+        journal = FileAuditJournal.open(journalDir, diagnostics);
+        dispatcher = new Dispatcher(executors);
         StdioSession session = new StdioSession(
-                new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
+                new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20, maxResultBytes),
                 new PolicyEngine(policy), dispatcher, journal,
-                new FrameReader(stdin, 1 << 20), new FrameWriter(new LineSink(out)), 4, diagnostics,
-                new Approvals(states, approvalTimeout, journal));
-        this.exit = CompletableFuture.supplyAsync(session::run);
+                new FrameReader(in, 1 << 20), new FrameWriter(new LineSink(lines)), maxInFlight, diagnostics);
+        session.onFatal(() -> fatalHookRan.set(true));
+        thread = new Thread(() -> {
+            try {
+                exit.complete(session.run());
+            } catch (Throwable e) {
+                exit.completeExceptionally(e);
+            }
+        }, "live-session");
+        thread.setDaemon(true);
+        thread.start();
     }
 
-    /** Writes one line (the line end is added). */
-    LiveSession send(String line) {
-        try {
-            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-            in.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    LiveSession handshake() throws IOException {
+        send(SessionHarness.INIT + SessionHarness.INITIALIZED);
+        next();
         return this;
     }
 
-    /** The next line the gateway wrote, parsed; fails after {@link #WAIT}. */
-    JsonNode receive() {
+    void send(String lines) throws IOException {
+        input.write(lines.getBytes(StandardCharsets.UTF_8));
+        input.flush();
+    }
+
+    /** The next line the session writes, waiting up to 20 s (far longer than any answer here takes). */
+    JsonNode next() {
         try {
-            String line = out.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            String line = lines.poll(20, TimeUnit.SECONDS);
             if (line == null) {
-                throw new AssertionError("the gateway wrote nothing within " + WAIT + "\nstderr:\n" + stderr());
+                throw new AssertionError("no line from the session within 20 s; stderr: " + stderr.toString(StandardCharsets.UTF_8));
             }
             return JSON.readTree(line);
         } catch (InterruptedException | IOException e) {
@@ -87,38 +89,45 @@ final class LiveSession implements AutoCloseable {
         }
     }
 
-    /** Whether the gateway writes nothing more within {@code quiet}. */
-    boolean silentFor(Duration quiet) throws InterruptedException {
-        String line = out.poll(quiet.toMillis(), TimeUnit.MILLISECONDS);
-        if (line != null) {
-            out.add(line);
-            return false;
-        }
-        return true;
+    /** Whatever else was written, without waiting. */
+    List<String> rest() {
+        List<String> out = new java.util.ArrayList<>();
+        lines.drainTo(out);
+        return out;
     }
 
-    /** Ends the input and returns the session's exit status. */
-    ExitStatus endInput() throws Exception {
-        in.close();
-        return exit.get(WAIT.toSeconds() * 3, TimeUnit.SECONDS);
+    /** The exit status, waiting up to {@code within}, without ending the input. */
+    ExitStatus exit(Duration within) throws Exception {
+        return exit.get(within.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    String stderr() {
-        return stderr.toString(StandardCharsets.UTF_8);
+    /** Ends the input and waits for the exit status. */
+    ExitStatus finish(Duration within) throws Exception {
+        input.close();
+        return exit.get(within.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
+        input.close();
         try {
-            in.close();
-            exit.get(WAIT.toSeconds() * 3, TimeUnit.SECONDS);
-        } finally {
-            dispatcher.close();
-            journal.close();
+            exit.get(30, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // the test has already failed or finished; closing must not hide that
         }
+        dispatcher.close();
+        journal.close();
     }
 
-    /** Collects whole lines as the frame writer writes them. */
+    static String ping(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}\n";
+    }
+
+    static String cancel(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + id + "}}\n";
+    }
+
+    /** Collects whole lines written by the FrameWriter. */
     private static final class LineSink extends OutputStream {
         private final BlockingQueue<String> lines;
         private final ByteArrayOutputStream current = new ByteArrayOutputStream();
@@ -134,6 +143,13 @@ final class LiveSession implements AutoCloseable {
                 current.reset();
             } else {
                 current.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                write(b[i]);
             }
         }
     }
