@@ -50,6 +50,11 @@ final class ApprovalLiveSession implements AutoCloseable {
     private final Dispatcher dispatcher;
 
     ApprovalLiveSession(Path journalDir, Policy policy, RequestStateCodec states, Duration approvalTimeout) throws IOException {
+        this(journalDir, policy, states, approvalTimeout, 4);
+    }
+
+    ApprovalLiveSession(Path journalDir, Policy policy, RequestStateCodec states, Duration approvalTimeout, int maxInFlight)
+            throws IOException {
         PipedInputStream stdin = new PipedInputStream(1 << 16);
         this.in = new PipedOutputStream(stdin);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
@@ -58,7 +63,7 @@ final class ApprovalLiveSession implements AutoCloseable {
         StdioSession session = new StdioSession(
                 new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
                 new PolicyEngine(policy), dispatcher, journal,
-                new FrameReader(stdin, 1 << 20), new FrameWriter(new LineSink(out)), 4, diagnostics,
+                new FrameReader(stdin, 1 << 20), new FrameWriter(new LineSink(out)), maxInFlight, diagnostics,
                 new Approvals(states, approvalTimeout, journal));
         this.exit = CompletableFuture.supplyAsync(session::run);
     }

@@ -218,6 +218,29 @@ class ApprovalSessionTest {
     }
 
     @Test
+    void withOneCallAtATimeTheAnswerIsStillReadWhileOtherCallsQueueBehindTheWaitingOne() throws Exception {
+        session = new ApprovalLiveSession(dir, policy(), RequestStateCodec.withFreshKey(Duration.ofSeconds(60), clock, 100),
+                Duration.ofSeconds(30), 1);
+        ApprovalLiveSession s = session;
+        s.send(initialize("2025-11-25", "{\"elicitation\":{}}"));
+        s.receive();
+        s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        s.send(post(2, "/v1/orders", "{}"));
+        JsonNode question = s.receive();
+        for (int id = 3; id <= 4; id++) {
+            s.send("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
+                    + "\"arguments\":{\"method\":\"GET\",\"url\":\"" + BASE + "/v1/queued-" + id + "\"}}}");
+        }
+        s.send(answer(question, ACCEPT));
+        List<Integer> answered = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            answered.add(s.receive().path("id").asInt());
+        }
+        assertEquals(List.of(2, 3, 4), answered.stream().sorted().toList());
+        assertEquals(3, s.http.count());
+    }
+
+    @Test
     void aGetOnATargetThatConfirmsOnlyPostRunsWithoutAsking() throws Exception {
         ApprovalLiveSession s = handshake("2025-11-25", "{\"elicitation\":{}}", Duration.ofSeconds(30));
         s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
