@@ -28,7 +28,8 @@ final class McpStdioCommand implements Command {
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        return ConfigArgument.withConfig(args, this, io,
+        // The schema validation runs after the initialize answer, and before any tool (Gateway, ConfigGate).
+        return ConfigArgument.withDeferredConfig(args, this, io,
                 config -> Gateway.serve(config, io.stdin(), io.stdout(), io.stderr()));
     }
 }

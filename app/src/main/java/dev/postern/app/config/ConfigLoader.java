@@ -49,7 +49,6 @@ public final class ConfigLoader {
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
     static final int DEFAULT_STRING_PARAM_LENGTH = 256;
 
-    private static final Schema SCHEMA = loadSchema();
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
     private static final String NOT_A_CREDENTIAL_NAME =
             "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
@@ -57,15 +56,63 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    /** Loads and fully validates a config file: schema first, then the rules the schema cannot say. */
     public static GatewayConfig load(Path file) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         JsonNode root = parse(abs);
-        List<Error> errors = SCHEMA.validate(root);
+        validateSchema(abs, root);
+        return build(abs, root);
+    }
+
+    /**
+     * Loads a config file and builds it, leaving only its JSON Schema validation for later: what
+     * {@code mcp-stdio} uses so that the schema's compilation and validation (most of start-up) run
+     * after the {@code initialize} answer. The caller must run {@link Deferred#validation()} to the end
+     * before anything uses the config for a tool (see {@code dev.postern.app.ConfigGate}). A file that
+     * cannot be built is validated at once, so its error is the same as {@link #load}'s.
+     */
+    public static Deferred loadDeferringSchema(Path file) throws ConfigException {
+        Path abs = file.toAbsolutePath().normalize();
+        JsonNode root = parse(abs);
+        GatewayConfig config;
+        try {
+            config = build(abs, root);
+        } catch (ConfigException | RuntimeException e) {
+            validateSchema(abs, root);
+            throw e;
+        }
+        return new Deferred(config, () -> validateSchema(abs, root));
+    }
+
+    /** A built config whose JSON Schema validation is still to run; the tree it checks is not changed after building. */
+    public record Deferred(GatewayConfig config, Validation validation) {
+        public Deferred {
+            java.util.Objects.requireNonNull(config, "config");
+            java.util.Objects.requireNonNull(validation, "validation");
+        }
+    }
+
+    /** A validation still to run: returns when the config is valid, throws what {@link #load} would have thrown. */
+    @FunctionalInterface
+    public interface Validation {
+        void run() throws ConfigException;
+    }
+
+    private static void validateSchema(Path abs, JsonNode root) throws ConfigException {
+        List<Error> errors = SchemaHolder.SCHEMA.validate(root);
         if (!errors.isEmpty()) {
             Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
             throw new ConfigException(abs, SchemaErrors.pointer(first),
                     namesACredential(first) ? NOT_A_CREDENTIAL_NAME : first.getMessage());
         }
+    }
+
+    /** The compiled schema, built on first validation (not when the class loads). */
+    private static final class SchemaHolder {
+        static final Schema SCHEMA = loadSchema();
+    }
+
+    private static GatewayConfig build(Path abs, JsonNode root) throws ConfigException {
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
         root.path("credentials").fields().forEachRemaining(e -> {
