@@ -44,7 +44,7 @@ public final class Gateway {
      */
     public static ExitStatus serve(ConfigLoader.Deferred deferred, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
         GatewayConfig config = deferred.config();
-        ConfigGate gate = ConfigGate.start(deferred);
+        ConfigGate gate = new ConfigGate(deferred);
         FileAuditJournal journal;
         try {
             journal = journal(config, diagnostics);
@@ -71,7 +71,7 @@ public final class Gateway {
                     dispatcher,
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
-                    new FrameWriter(protocolOut),
+                    new FrameWriter(gate.startingAfterFirstFlush(protocolOut)),
                     config.maxInFlight(),
                     diagnostics);
             session.onOutputBroken(() -> {

@@ -41,6 +41,18 @@ class McpStdioCommandTest {
     }
 
     @Test
+    void aSessionThatSentOnlyInitializeStillEndsWithTheInvalidConfigsStatus() throws Exception {
+        Path config = dir.resolve("bad.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"sesion\":{\"maxInFlight\":2}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals(1, run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count(), run.toString());
+        assertTrue(run.err().contains("postern: invalid configuration") && run.err().contains("sesion"), run.err());
+    }
+
+    @Test
     void aConfigThatFailsItsSchemaCheckAnswersNothingButAnInitialize() throws Exception {
         Path config = dir.resolve("bad.json");
         Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"sesion\":{\"maxInFlight\":2}}");
