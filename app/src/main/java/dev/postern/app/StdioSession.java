@@ -1,13 +1,9 @@
 package dev.postern.app;
 
 import dev.postern.policy.Decision;
-import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.Cancellation;
-import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
 import dev.postern.protocol.jsonrpc.ErrorCode;
@@ -43,8 +39,7 @@ public final class StdioSession {
     static final Duration CANCEL_GRACE = Duration.ofSeconds(2);
 
     private final McpServer mcp;
-    private final PolicyEngine engine;
-    private final Dispatcher dispatcher;
+    private final ToolCallService calls;
     private final AuditJournal journal;
     private final FrameReader reader;
     private final FrameWriter writer;
@@ -58,11 +53,10 @@ public final class StdioSession {
     private boolean closed;
     private boolean broken;
 
-    public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
+    public StdioSession(McpServer mcp, ToolCallService calls, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
         this.mcp = mcp;
-        this.engine = engine;
-        this.dispatcher = dispatcher;
+        this.calls = calls;
         this.journal = journal;
         this.reader = reader;
         this.writer = writer;
@@ -188,17 +182,21 @@ public final class StdioSession {
         void accept(String lineOrNull);
     }
 
-    /** Decides, journals and executes one tool call on a worker thread, then answers it. */
+    /** Runs one tool call through the {@link ToolCallService} on a worker thread, then answers it. */
     private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
         String line;
         try {
-            Decision decision = engine.decide(call.action());
-            if (decision instanceof Decision.Deny deny) {
-                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
-                line = mcp.renderDenial(call.id(), deny);
-            } else {
-                line = mcp.renderOutcome(call.id(), execute(((Decision.Permit) decision).permit(), call, cancellation));
-            }
+            line = calls.call(call.action(), call.frameSha256(), cancellation, new ToolCallService.Answers<String>() {
+                @Override
+                public String denied(Decision.Deny deny) {
+                    return mcp.renderDenial(call.id(), deny);
+                }
+
+                @Override
+                public String executed(Outcome outcome) {
+                    return mcp.renderOutcome(call.id(), outcome);
+                }
+            });
         } catch (RuntimeException e) {
             diagnostics.println("postern: internal error on a tool call: " + e);
             line = mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
@@ -210,21 +208,6 @@ public final class StdioSession {
         } finally {
             slots.release();
         }
-    }
-
-    private Outcome execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
-        long intent;
-        try {
-            intent = journal.intent(permit, call.frameSha256());
-        } catch (JournalUnavailableException e) {
-            diagnostics.println("postern: " + e.getMessage());
-            return new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran");
-        }
-        Outcome outcome = cancellation.isCancelled()
-                ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                : dispatcher.dispatch(permit, cancellation);
-        journal.outcome(intent, outcome);
-        return outcome;
     }
 
     private void emit(String line) {

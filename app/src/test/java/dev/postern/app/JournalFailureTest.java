@@ -83,7 +83,7 @@ class JournalFailureTest {
         byte[] input = (SessionHarness.INIT + SessionHarness.INITIALIZED + SessionHarness.httpCall(2, "marker-journal-full")
                 + SSH_CALL + TARGETS_CALL).getBytes(StandardCharsets.UTF_8);
         SessionHarness h = new SessionHarness(dir);
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, h.diagnostics())) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, h.diagnostics(), Gateway.journalRows())) {
             Path actions = dir.resolve(FileAuditJournal.ACTIONS);
             growToMaximumSize(actions);
             try (FileChannel probe = FileChannel.open(actions, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
@@ -123,7 +123,7 @@ class JournalFailureTest {
     @Test
     void aJournalPathThatIsADirectoryStopsStartUpBeforeAnyInput() throws Exception {
         Files.createDirectories(dir.resolve(FileAuditJournal.ACTIONS));
-        IOException e = assertThrows(IOException.class, () -> FileAuditJournal.open(dir, System.err));
+        IOException e = assertThrows(IOException.class, () -> FileAuditJournal.open(dir, System.err, Gateway.journalRows()));
         assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS + " is not a regular file"), e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.journal.ChainVerifier;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ final class AuditVerifyCommand implements Command {
             io.stderr().println("postern audit: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        ChainVerifier.Result result = ChainVerifier.verify(dir);
+        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir);
         PrintStream out = io.report();
         for (ChainVerifier.FileResult f : result.files()) {
             if (f.intact()) {

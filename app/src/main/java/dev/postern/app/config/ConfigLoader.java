@@ -81,7 +81,7 @@ public final class ConfigLoader {
         }
         Policy policy;
         try {
-            policy = new Policy(targets, hosts);
+            policy = Policy.of(targets, hosts);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }

@@ -1,8 +1,6 @@
 package dev.postern.app.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.postern.protocol.json.JsonSyntaxError;
-import dev.postern.protocol.json.StrictJson;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,15 +22,17 @@ import java.util.regex.Pattern;
  * JSON object ending in a line feed, {@code seq} counts 1, 2, 3…, and {@code prev} is the SHA-256
  * of the previous row's exact bytes (64 zeros for the first). Streams each file, holding two rows
  * at a time. A chain cannot show that rows were cut from its end or that its last row changed; the
- * head hash it reports is what an operator keeps elsewhere to catch that. Stateless; thread-safe.
+ * head hash it reports is what an operator keeps elsewhere to catch that. Immutable; thread-safe.
  */
 public final class ChainVerifier {
     /** The longest row the verifier reads; the journal writes rows far shorter. */
     public static final int MAX_ROW_BYTES = 1 << 20;
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
-    private static final StrictJson JSON = new StrictJson(MAX_ROW_BYTES);
+    private final RowParser parser;
 
-    private ChainVerifier() {
+    /** A verifier that reads each row with {@code parser}, which must refuse anything but exactly one strict JSON value. */
+    public ChainVerifier(RowParser parser) {
+        this.parser = Objects.requireNonNull(parser, "parser");
     }
 
     /** Where a chain first fails: a 1-based row number (0 for the file as a whole) and why, as a sentence naming the row. */
@@ -70,13 +70,13 @@ public final class ChainVerifier {
         }
     }
 
-    public static Result verify(Path directory) {
+    public Result verify(Path directory) {
         return new Result(directory, List.of(
                 verifyFile(directory.resolve(FileAuditJournal.DECISIONS)),
                 verifyFile(directory.resolve(FileAuditJournal.ACTIONS))));
     }
 
-    static FileResult verifyFile(Path file) {
+    FileResult verifyFile(Path file) {
         String name = file.getFileName().toString();
         if (!Files.isRegularFile(file)) {
             return new FileResult(name, 0, HashChain.GENESIS, Optional.of(new Break(0, "the file is missing or not a regular file")));
@@ -102,7 +102,7 @@ public final class ChainVerifier {
         }
     }
 
-    private static Optional<Break> check(long n, Row row, String expectedPrev, Row next) {
+    private Optional<Break> check(long n, Row row, String expectedPrev, Row next) {
         JsonNode node;
         try {
             node = object(row);
@@ -133,7 +133,7 @@ public final class ChainVerifier {
                 + ": this row or the one before it was changed");
     }
 
-    private static boolean recordsAsPrev(Row row, String hash) {
+    private boolean recordsAsPrev(Row row, String hash) {
         try {
             return hash.equals(object(row).path("prev").textValue());
         } catch (RowError e) {
@@ -142,7 +142,7 @@ public final class ChainVerifier {
     }
 
     /** The row as one strict JSON object, or why it is not one. */
-    private static JsonNode object(Row row) throws RowError {
+    private JsonNode object(Row row) throws RowError {
         if (row.tooLong()) {
             throw new RowError("is longer than " + MAX_ROW_BYTES + " bytes");
         }
@@ -160,8 +160,8 @@ public final class ChainVerifier {
         }
         JsonNode node;
         try {
-            node = JSON.parse(text);
-        } catch (JsonSyntaxError e) {
+            node = parser.parse(text);
+        } catch (IllegalArgumentException e) {
             throw new RowError("is not one strict JSON value (" + e.getMessage() + ")");
         }
         if (!node.isObject()) {

@@ -3,12 +3,7 @@ package dev.postern.app.journal;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
-import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
@@ -32,23 +27,27 @@ public final class FileAuditJournal implements AuditJournal {
     private final ChainedJsonLines decisions;
     private final ChainedJsonLines actions;
     private final JsonMapper mapper;
+    private final ActionRows rows;
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, PrintStream diagnostics) {
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, ActionRows rows,
+            PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
         this.mapper = mapper;
+        this.rows = rows;
         this.diagnostics = diagnostics;
     }
 
-    /** Opens (creating if needed) both files in {@code directory}. */
-    public static FileAuditJournal open(Path directory, PrintStream diagnostics) throws IOException {
+    /** Opens (creating if needed) both files in {@code directory}; {@code rows} describes each kind's permits and outcomes. */
+    public static FileAuditJournal open(Path directory, PrintStream diagnostics, ActionRows rows) throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
         ChainedJsonLines d = new ChainedJsonLines(directory.resolve(DECISIONS), mapper, clock);
         try {
-            return new FileAuditJournal(d, new ChainedJsonLines(directory.resolve(ACTIONS), mapper, clock), mapper, diagnostics);
+            return new FileAuditJournal(d, new ChainedJsonLines(directory.resolve(ACTIONS), mapper, clock), mapper,
+                    java.util.Objects.requireNonNull(rows, "rows"), diagnostics);
         } catch (IOException e) {
             d.close();
             throw e;
@@ -78,16 +77,7 @@ public final class FileAuditJournal implements AuditJournal {
         ObjectNode row = mapper.createObjectNode();
         row.put("kind", "intent");
         row.put("rule", permit.rule());
-        if (permit instanceof AuthorizedHttpRequest h) {
-            row.put("action", "http_request");
-            row.put("target", h.target().name());
-            row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
-        } else {
-            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
-            row.put("action", "ssh_exec");
-            row.put("target", s.host().name());
-            row.put("preview", s.action().command());
-        }
+        rows.intent(permit, row);
         row.put("frame", frameSha256);
         try {
             return actions.append(row, true);
@@ -101,20 +91,7 @@ public final class FileAuditJournal implements AuditJournal {
         ObjectNode row = mapper.createObjectNode();
         row.put("kind", "outcome");
         row.put("intent", intentSeq);
-        if (outcome instanceof HttpResponseOutcome r) {
-            row.put("result", "ok");
-            row.put("status", r.status());
-            row.put("bytes", r.body().length);
-            row.put("truncated", r.truncated());
-        } else if (outcome instanceof SshExitOutcome s) {
-            row.put("result", "ok");
-            if (s.exitStatus().isPresent()) {
-                row.put("exitStatus", s.exitStatus().getAsInt());
-            }
-            s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
-        } else {
-            row.put("result", ((ExecutionFailure) outcome).code().name());
-        }
+        rows.outcome(outcome, row);
         try {
             actions.append(row, false);
         } catch (IOException e) {

@@ -356,7 +356,7 @@ public final class McpServer {
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
-        return resultLine(id, ToolResults.outcome(outcome));
+        return resultLine(id, ToolResults.outcome(catalog.kinds(), outcome));
     }
 
     /** The response line for a tool call the policy denied. */

@@ -38,13 +38,13 @@ class ToolReferenceTest {
                 List.of(new SshCommandSpec("uptime", List.of("uptime"), Map.of()),
                         new SshCommandSpec("tail-log", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                                 Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
-        return new Policy(List.of(github), List.of(web));
+        return Policy.of(List.of(github), List.of(web));
     }
 
     @Test
     void theDocumentedToolReferenceIsWhatToolsListAnswers() throws Exception {
         String rendered = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(new ToolCatalog(examplePolicy()).describeAll()) + "\n";
+                .writeValueAsString(new ToolCatalog(TestKinds.ALL, examplePolicy()).describeAll()) + "\n";
         if (Boolean.getBoolean("postern.writeToolReference")) {
             Files.writeString(REFERENCE, rendered, StandardCharsets.UTF_8);
         }

@@ -26,7 +26,7 @@ class ToolResultsTest {
         SshExitOutcome readSoFar = new SshExitOutcome("web-1", OptionalInt.empty(), Optional.empty(),
                 "started\n".getBytes(StandardCharsets.UTF_8), true, notUtf8, false, FINGERPRINT);
 
-        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(readSoFar)));
+        ObjectNode result = ToolResults.outcome(TestKinds.ALL, new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(readSoFar)));
 
         assertTrue(result.get("isError").asBoolean());
         assertFalse(result.has("structuredContent"), "errors carry no structuredContent");
@@ -48,7 +48,7 @@ class ToolResultsTest {
 
     @Test
     void failureWithNothingReadHasNoPartial() throws Exception {
-        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused"));
+        ObjectNode result = ToolResults.outcome(TestKinds.ALL, new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused"));
 
         JsonNode error = errorOf(result);
         assertEquals("CONNECT_FAILED", error.get("code").asText());
