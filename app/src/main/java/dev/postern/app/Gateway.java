@@ -10,6 +10,7 @@ import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
@@ -41,6 +42,7 @@ public final class Gateway {
      * is built (on the kind's first permit, so a session that never calls SSH never starts an SSH client).
      * Everything that presents or routes kinds (tools, results, journal, explain, check-config) reads this list.
      */
+    @RegistrationPoint("one line: the kind and its executor factory")
     static final List<Registration<?>> KINDS = List.of(
             Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials)),
             // As many SSH sessions per host as calls can run at once; more could never be used.

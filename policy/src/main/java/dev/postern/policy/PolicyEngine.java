@@ -19,6 +19,7 @@ public final class PolicyEngine {
     private final Policy policy;
     private final Map<Class<?>, Rules<?>> rulesByAction;
 
+    @RegistrationPoint("the kind's Rules in the list")
     public PolicyEngine(Policy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.rulesByAction = List.<Rules<?>>of(

@@ -4,6 +4,7 @@ import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.protocol.tools.EffectKind;
+import dev.postern.protocol.tools.EffectKinds;
 import java.util.List;
 
 /** {@code postern check-config --config FILE}: validates a config and prints what it allows. */
@@ -42,9 +43,8 @@ final class CheckConfigCommand implements Command {
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight()).append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
         if (kinds.stream().noneMatch(k -> k.offeredBy(config.policy()))) {
-            List<String> none = kinds.stream().map(k -> "no " + k.allowancesNoun()).toList();
-            b.append("it allows nothing: ").append(none.size() < 2 ? String.join("", none)
-                    : String.join(", ", none.subList(0, none.size() - 1)) + " and " + none.get(none.size() - 1)).append('\n');
+            b.append("it allows nothing: ")
+                    .append(EffectKinds.inWords(kinds.stream().map(k -> "no " + k.allowancesNoun()).toList())).append('\n');
         }
         for (EffectKind<?, ?, ?> kind : kinds) {
             b.append(kind.describeForOperator(config.policy()));

@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
@@ -53,6 +54,7 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    @RegistrationPoint("the kind's config section, read into its allowances")
     public static GatewayConfig load(Path file) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         JsonNode root = parse(abs);

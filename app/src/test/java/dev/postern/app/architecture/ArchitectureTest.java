@@ -24,7 +24,7 @@ import org.opentest4j.TestAbortedException;
 class ArchitectureTest {
 
     /** Raise this with each rule added to ArchitectureRules, together with its self-test case. */
-    static final int RULE_COUNT = 14;
+    static final int RULE_COUNT = 17;
 
     private static JavaClasses production;
 

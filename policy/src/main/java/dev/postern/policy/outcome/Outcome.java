@@ -1,5 +1,6 @@
 package dev.postern.policy.outcome;
 
+import dev.postern.policy.RegistrationPoint;
 import java.util.List;
 
 /**
@@ -7,6 +8,7 @@ import java.util.List;
  * capped streams it carries and what an agent could read in it, so checks that apply to every kind
  * (caps, masking in the executor contract kit) need no branch per kind.
  */
+@RegistrationPoint("the kind's outcome record in permits")
 public sealed interface Outcome permits HttpResponseOutcome, SshExitOutcome, ExecutionFailure {
 
     /** The output streams read under a cap, each with its truncation flag; empty when there are none. */

@@ -3,6 +3,7 @@ package dev.postern.protocol.tools;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.Policy;
@@ -19,6 +20,7 @@ import dev.postern.policy.outcome.Outcome;
  * permitted subclass of {@code Action}, {@code AuthorizedAction} and {@code Outcome} (but the
  * kind-neutral {@code ExecutionFailure}) belongs to exactly one registered kind.
  */
+@RegistrationPoint("one implementation, beside HttpRequestKind and SshExecKind")
 public interface EffectKind<A extends Action, P extends AuthorizedAction, O extends Outcome> {
 
     /** The tool's name, which is also the journal's {@code action} field: {@code http_request}. */
@@ -34,6 +36,9 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
 
     /** The allowances in a sentence, plural: {@code HTTP targets}. */
     String allowancesNoun();
+
+    /** The allowances and what {@code postern_targets} shows of them, for its description: {@code HTTP targets (origin, ...)}. */
+    String allowancesSummary();
 
     /** The field of {@code postern_targets} that lists this kind's allowances: {@code http}. */
     String targetsField();

@@ -81,6 +81,14 @@ public final class EffectKinds {
         journalOutcome(owner(outcome.getClass()), outcome, row);
     }
 
+    /** Phrases joined as in a sentence: {@code a}, {@code a and b}, {@code a, b and c}. */
+    public static String inWords(List<String> phrases) {
+        if (phrases.size() < 2) {
+            return String.join("", phrases);
+        }
+        return String.join(", ", phrases.subList(0, phrases.size() - 1)) + " and " + phrases.get(phrases.size() - 1);
+    }
+
     private EffectKind<?, ?, ?> owner(Class<?> type) {
         EffectKind<?, ?, ?> kind = byType.get(type);
         if (kind == null) {

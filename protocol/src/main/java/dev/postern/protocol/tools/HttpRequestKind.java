@@ -63,6 +63,11 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
     }
 
     @Override
+    public String allowancesSummary() {
+        return "HTTP targets (origin, methods, path prefixes, headers)";
+    }
+
+    @Override
     public String targetsField() {
         return "http";
     }

@@ -61,6 +61,11 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
     }
 
     @Override
+    public String allowancesSummary() {
+        return "SSH hosts with their commands and argument rules";
+    }
+
+    @Override
     public String targetsField() {
         return "ssh";
     }

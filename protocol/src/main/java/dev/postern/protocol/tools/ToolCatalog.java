@@ -87,9 +87,9 @@ public final class ToolCatalog {
             required.add(kind.targetsField());
         }
         ObjectNode answer = describePolicy(policy);
+        String allowed = EffectKinds.inWords(kinds.all().stream().map(EffectKind::allowancesSummary).toList());
         return new Tool(POSTERN_TARGETS, "Allowed targets",
-                "List what this gateway allows: HTTP targets (origin, methods, path prefixes, headers) and SSH hosts "
-                        + "with their commands and argument rules. Read-only; shows no secrets.",
+                "List what this gateway allows: " + allowed + ". Read-only; shows no secrets.",
                 in, out, annotations(true, false, true, false), args -> new Binding.Answer(answer.deepCopy()));
     }
 
