@@ -19,6 +19,7 @@ import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.protocol.tools.EffectKind;
 import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
 import dev.postern.protocol.tools.SshExecKind;
@@ -48,7 +49,8 @@ public final class Gateway {
             // As many SSH sessions per host as calls can run at once; more could never be used.
             Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight())));
 
-    private static final EffectKinds EFFECT_KINDS = new EffectKinds(KINDS.stream().<dev.postern.protocol.tools.EffectKind<?, ?, ?>>map(Registration::kind).toList());
+    private static final EffectKinds EFFECT_KINDS =
+            new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
 
     private Gateway() {
     }

@@ -24,9 +24,13 @@ public final class EffectKinds {
     public EffectKinds(List<EffectKind<?, ?, ?>> kinds) {
         this.kinds = List.copyOf(Objects.requireNonNull(kinds, "kinds"));
         Set<String> names = new HashSet<>();
+        Set<String> fields = new HashSet<>();
         for (EffectKind<?, ?, ?> kind : this.kinds) {
-            if (!names.add(kind.toolName()) || !names.add("field " + kind.targetsField())) {
+            if (!names.add(kind.toolName())) {
                 throw new IllegalArgumentException("two kinds are registered as " + kind.toolName());
+            }
+            if (!fields.add(kind.targetsField())) {
+                throw new IllegalArgumentException("two kinds list their allowances as postern_targets field " + kind.targetsField());
             }
             for (Class<?> type : List.of(kind.actionType(), kind.permitType(), kind.outcomeType(), kind.allowanceType())) {
                 if (byType.put(type, kind) != null) {
