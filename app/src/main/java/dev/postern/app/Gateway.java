@@ -151,8 +151,19 @@ public final class Gateway {
         return new EnvironmentAndFileCredentialStore(config.credentials());
     }
 
-    /** One slot per registered kind; each executor is built on its kind's first permit. */
+    /**
+     * One slot per registered kind; each executor is built on its kind's first permit. A substitute must
+     * take the permits of exactly one registered kind, one substitute per kind.
+     */
     static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes) {
+        for (ActionExecutor<?> substitute : substitutes) {
+            long takers = KINDS.stream().filter(r -> r.kind().permitType().equals(substitute.permitType())).count();
+            long twins = substitutes.stream().filter(s -> s.permitType().equals(substitute.permitType())).count();
+            if (takers != 1 || twins != 1) {
+                throw new IllegalArgumentException("a substitute executor for " + substitute.permitType().getSimpleName()
+                        + " must replace exactly one registered kind's, and be the only one for it");
+            }
+        }
         return Dispatcher.onFirstUse(KINDS.stream().<Dispatcher.OnFirstUse<?>>map(registration -> {
             Registration<?> r = registration;
             for (ActionExecutor<?> substitute : substitutes) {
