@@ -1,6 +1,7 @@
 package dev.postern.protocol.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -55,5 +57,20 @@ class RenderedSizeTest {
     void jsonStringSizeIsWhatJacksonWrites(String s) throws JsonProcessingException {
         // As the server writes a line: Jackson to a String, then UTF-8 (Jackson's byte writer would escape surrogate pairs).
         assertEquals(JSON.writeValueAsString(s).getBytes(StandardCharsets.UTF_8).length, RenderedSize.ofJsonString(s));
+    }
+
+    /**
+     * Strict UTF-8 and strict JSON keep lone surrogates out, but the count must not throw on one
+     * (at the very end too) and must not undercount: three bytes each, what a CESU-style encoder
+     * would write, above the one byte ('?') Java's encoder substitutes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"\ud800", "a\ud83d", "\udc00", "\udc00\ud800", "x\ud800y"})
+    void aLoneSurrogateCountsAsThreeBytesAnywhereEvenLast(String s) throws JsonProcessingException {
+        long others = s.chars().filter(c -> !Character.isSurrogate((char) c)).count();
+        long lone = s.length() - others;
+        assertEquals(others + 3 * lone, RenderedSize.ofUtf8(s));
+        assertEquals(2 + others + 3 * lone, RenderedSize.ofJsonString(s));
+        assertTrue(RenderedSize.ofJsonString(s) >= JSON.writeValueAsString(s).getBytes(StandardCharsets.UTF_8).length);
     }
 }
