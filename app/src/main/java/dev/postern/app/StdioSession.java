@@ -59,7 +59,7 @@ public final class StdioSession {
     private final Semaphore admitted;
     private final int capacity;
     private final ExecutorService workers;
-    private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
@@ -160,9 +160,10 @@ public final class StdioSession {
             return batch(b);
         }
         if (inbound instanceof Inbound.Cancel c) {
-            Cancellation cancellation = inFlight.get(c.id());
-            if (cancellation != null) {
-                cancellation.cancel();
+            Running running = inFlight.get(c.id());
+            if (running != null) {
+                running.byClient = true;
+                running.cancellation.cancel();
             }
             return true;
         }
@@ -181,10 +182,10 @@ public final class StdioSession {
             return false;
         }
         admitted.acquire();
-        Cancellation cancellation = new Cancellation();
-        inFlight.put(e.id(), cancellation);
+        Running running = new Running();
+        inFlight.put(e.id(), running);
         try {
-            workers.execute(() -> perform(e, cancellation, answer));
+            workers.execute(() -> perform(e, running, answer));
         } catch (RuntimeException rejected) {
             inFlight.remove(e.id());
             admitted.release();
@@ -229,10 +230,12 @@ public final class StdioSession {
     /**
      * Decides, journals and executes one tool call on a worker thread, then answers it. A call
      * cancelled while it waited is still decided and journaled (a permit's outcome row says
-     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * CANCELLED) but never runs; a call the client cancelled gets no answer, one the session cancelled
+     * (end of input past the grace period, an interrupt) is answered. Whatever is thrown becomes an answer for the
      * call; the place is released in every case.
      */
-    private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
+    private void perform(Inbound.Execute call, Running running, Answer answer) {
+        Cancellation cancellation = running.cancellation;
         String line = null;
         VirtualMachineError fatalError = null;
         try {
@@ -256,7 +259,7 @@ public final class StdioSession {
                 fatal = true; // before the answer: a client that reads it and sends more must find the session over
             }
             try {
-                answer.accept(cancellation.isCancelled() ? null : line);
+                answer.accept(running.byClient ? null : line);
             } catch (VirtualMachineError e) {
                 fatalError = e;
             } catch (Throwable e) {
@@ -273,6 +276,16 @@ public final class StdioSession {
     private String internalError(Inbound.Execute call, Throwable e) {
         diagnostics.println("postern: internal error on a tool call: " + e);
         return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+    }
+
+    /**
+     * A call admitted and not yet answered: its cancellation, and whether the client asked for it
+     * (then its answer is suppressed, as MCP says). A call the session itself cancels (end of
+     * input past the grace period, an interrupt) is still answered, with what it came to.
+     */
+    private static final class Running {
+        final Cancellation cancellation = new Cancellation();
+        volatile boolean byClient;
     }
 
     /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
@@ -383,6 +396,6 @@ public final class StdioSession {
     }
 
     private void cancelAll() {
-        inFlight.values().forEach(Cancellation::cancel);
+        inFlight.values().forEach(r -> r.cancellation.cancel());
     }
 }

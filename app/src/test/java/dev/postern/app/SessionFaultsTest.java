@@ -144,6 +144,27 @@ class SessionFaultsTest {
     }
 
     @Test
+    void aCallStillRunningAfterTheEndOfInputGraceIsAnsweredCancelledNotDropped() throws Exception {
+        try (FakeHttpService target = FakeHttpService.start();
+                HttpActionExecutor http = new HttpActionExecutor(new EnvironmentAndFileCredentialStore(Map.of()))) {
+            target.stall("/v1/stall", Duration.ofSeconds(60));
+            Policy policy = new Policy(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
+                    Set.of("GET"), List.of("/v1"), Set.of(), Optional.empty(), Duration.ofSeconds(45), 1024, true)), List.of());
+            try (LiveSession s = new LiveSession(dir, policy, 1, 1 << 20, List.of(http)).handshake()) {
+                s.send(call(2, target.port(), "/v1/stall") + call(3, target.port(), "/v1/stall"));
+                assertEquals("/v1/stall", target.takeRequest(Duration.ofSeconds(20)).path(), "the only worker is now busy");
+
+                assertEquals(ExitStatus.OK, s.finish(Duration.ofSeconds(40)));
+                List<String> answers = s.rest();
+                assertEquals(2, answers.size(), "the client cancelled neither call, so both are answered: " + answers);
+                for (String answer : answers) {
+                    assertEquals("CANCELLED", errorCode(JSON.readTree(answer)), answer);
+                }
+            }
+        }
+    }
+
+    @Test
     void aBodyOfNulBytesPastTheRenderedCapIsResponseTooLarge() throws Exception {
         try (FakeHttpService target = FakeHttpService.start();
                 HttpActionExecutor http = new HttpActionExecutor(new EnvironmentAndFileCredentialStore(Map.of()))) {
