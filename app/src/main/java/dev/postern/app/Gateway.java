@@ -1,6 +1,7 @@
 package dev.postern.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.ActionRows;
@@ -24,6 +25,7 @@ import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
 import dev.postern.protocol.tools.SshExecKind;
 import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.FrameReader;
 import dev.postern.transport.FrameWriter;
 import java.io.IOException;
@@ -31,6 +33,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The composition root, read top to bottom, wired by hand, no container. This is the one place that
@@ -60,40 +65,86 @@ public final class Gateway {
         return EFFECT_KINDS;
     }
 
-    /** Runs {@code mcp-stdio} on a loaded config until the session ends; returns the exit status. */
+    /** Runs {@code mcp-stdio} on a loaded, fully validated config until the session ends; returns the exit status. */
     public static ExitStatus serve(GatewayConfig config, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
+        return serve(new ConfigLoader.Deferred(config, () -> { }), in, protocolOut, diagnostics);
+    }
+
+    /**
+     * Runs {@code mcp-stdio} on a built config whose schema validation is still to run: it runs in the
+     * background while {@code initialize} is answered, and {@link ConfigGate} holds the first
+     * {@code tools/list} or {@code tools/call} until it is done; an invalid config stops the process
+     * with {@link ExitStatus#CONFIG_ERROR} before any tool is listed or called.
+     */
+    public static ExitStatus serve(ConfigLoader.Deferred deferred, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
+        GatewayConfig config = deferred.config();
+        ConfigGate gate = new ConfigGate(deferred);
         FileAuditJournal journal;
         try {
             journal = journal(config, diagnostics);
         } catch (IOException e) {
-            diagnostics.println("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage());
-            return ExitStatus.STARTUP_FAILED;
+            // An invalid config is reported as such (status 4), as when it was checked before the journal.
+            Optional<String> invalid = gate.problem();
+            diagnostics.println(invalid.orElse("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage()));
+            return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
-        try (journal) {
-            return run(config, journal, List.of(), in, protocolOut, diagnostics, () -> {
-                journal.close();
-                Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
+        // Every frame but the first initialize waits here for the config check; an invalid config ends the
+        // session on the reading thread before that frame is served (ConfigGate.Invalid, caught below).
+        Supplier<ToolCatalog> checkedCatalog = () -> {
+            gate.problem().ifPresent(message -> {
+                throw new ConfigGate.Invalid(message);
             });
+            return gate.catalog();
+        };
+        ExitStatus status;
+        try (journal) {
+            status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
+                    in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                        session.onOutputBroken(() -> {
+                            journal.close();
+                            Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
+                        });
+                        // The reader may be blocked on stdin: end the process from the worker, journals flushed.
+                        session.onFatal(() -> {
+                            journal.close();
+                            Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
+                        });
+                    });
+        } catch (ConfigGate.Invalid e) {
+            status = ExitStatus.CONFIG_ERROR;
         }
+        // A session that ended after the initialize answer alone still ends with the config's verdict.
+        Optional<String> invalid = gate.problem();
+        invalid.ifPresent(diagnostics::println);
+        return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : status;
     }
 
     /**
      * One session over a journal the caller opened, with the registered kinds; each executor in
-     * {@code substitutes} replaces the registered one for its permit type. Tests run the gateway through
-     * here, with recording executors, and wire nothing of their own.
+     * {@code substitutes} replaces the registered one for its permit type, and a tool result is capped
+     * at {@code maxResultBytes} as rendered. Tests run the gateway through here, with recording
+     * executors, and wire nothing of their own. {@code process} sets what the process does when the
+     * output breaks or a fatal error strikes (the real gateway halts).
      */
-    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
-            InputStream in, OutputStream protocolOut, PrintStream diagnostics, Runnable onOutputBroken) {
+    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
+            InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
+        ToolCatalog catalog = catalog(config);
+        return run(config, journal, substitutes, maxResultBytes, () -> catalog, in, protocolOut, diagnostics, process);
+    }
+
+    private static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
+            long maxResultBytes, Supplier<ToolCatalog> catalog, InputStream in, OutputStream protocolOut, PrintStream diagnostics,
+            Consumer<StdioSession> process) {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
             StdioSession session = new StdioSession(
-                    mcpServer(config),
+                    new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
                     ToolCallService.executing(policyEngine(config), journal, dispatcher, diagnostics),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
                     new FrameWriter(protocolOut),
                     config.maxInFlight(),
                     diagnostics);
-            session.onOutputBroken(onOutputBroken);
+            process.accept(session);
             return session.run();
         }
     }
@@ -112,12 +163,8 @@ public final class Gateway {
         return new PolicyEngine(config.policy());
     }
 
-    static McpServer mcpServer(GatewayConfig config) {
-        return new McpServer(catalog(config), new ServerInfo("postern", Version.current()), config.maxFrameBytes());
-    }
-
     static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), diagnostics, journalRows());
+        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics, journalRows());
     }
 
     /** How the journal's rows describe each kind's permits and outcomes: asked of the kind. */

@@ -30,9 +30,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One stdio connection: the reader loop on the calling thread, tool calls on a pool of at most
- * {@code maxInFlight} workers, and one writer that emits whole lines. When every slot is busy the
- * reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error writes
- * one error line, cancels what is in flight and ends the session; nothing is written after it.
+ * {@code maxInFlight} workers, and one writer that emits whole lines. Up to {@code maxInFlight} more
+ * calls may wait, read but not started, so that {@code ping} and {@code notifications/cancelled}
+ * are served while every worker is busy (a waiting call that is cancelled never runs); past that
+ * the reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error
+ * writes one error line, cancels what is in flight and ends the session; nothing is written after it.
+ *
+ * <p>Every {@link Throwable} on a worker becomes an answer for its call and releases its place; a
+ * fatal {@link VirtualMachineError} then ends the session ({@link ExitStatus#INTERNAL_ERROR}), as
+ * does any exception on the reader thread.
  */
 public final class StdioSession {
     static final Duration EOF_GRACE = Duration.ofSeconds(10);
@@ -44,12 +50,15 @@ public final class StdioSession {
     private final FrameReader reader;
     private final FrameWriter writer;
     private final PrintStream diagnostics;
-    private final Semaphore slots;
-    private final int maxInFlight;
+    /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
+    private final Semaphore admitted;
+    private final int capacity;
     private final ExecutorService workers;
-    private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
+    private volatile Runnable onFatal = () -> { };
+    private volatile boolean fatal;
     private boolean closed;
     private boolean broken;
 
@@ -61,8 +70,8 @@ public final class StdioSession {
         this.reader = reader;
         this.writer = writer;
         this.diagnostics = diagnostics;
-        this.maxInFlight = maxInFlight;
-        this.slots = new Semaphore(maxInFlight);
+        this.capacity = 2 * maxInFlight;
+        this.admitted = new Semaphore(capacity);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
             Thread t = new Thread(r, "postern-action-" + n.incrementAndGet());
@@ -76,14 +85,26 @@ public final class StdioSession {
         this.onOutputBroken = action;
     }
 
+    /**
+     * Called (once, from the worker that hit it) after a fatal VM error was answered and in-flight
+     * calls were cancelled, so the process can flush the journals and exit with
+     * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
+     */
+    public void onFatal(Runnable action) {
+        this.onFatal = action;
+    }
+
     /** Runs the session to its end and returns the exit status. */
     public ExitStatus run() {
         try {
             while (true) {
                 ReadResult read = reader.next();
+                if (fatal) {
+                    return ExitStatus.INTERNAL_ERROR;
+                }
                 if (read instanceof EndOfInput) {
                     drain(EOF_GRACE);
-                    return isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
+                    return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
                 Inbound inbound = read instanceof Frame frame ? mcp.receive(frame) : mcp.receive((FramingError) read);
                 if (!handle(inbound)) {
@@ -96,8 +117,19 @@ public final class StdioSession {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            diagnostics.println("postern: the session was interrupted; cancelling in-flight calls");
             cancelAll();
-            return ExitStatus.STARTUP_FAILED;
+            return ExitStatus.INTERRUPTED;
+        } catch (ConfigGate.Invalid e) {
+            // Not a fault: the config failed its deferred check before this frame was served; Gateway.serve
+            // reports it and exits 4 (ConfigGate).
+            cancelAll();
+            throw e;
+        } catch (RuntimeException | Error e) {
+            // No stack trace: stderr gets one line, stdout one error line, then the documented close.
+            diagnostics.println("postern: internal error while reading: " + e + "; closing the session");
+            closeWith(mcp.errorLine(null, ErrorCode.INTERNAL_ERROR, "internal error; the session is closed"));
+            return ExitStatus.INTERNAL_ERROR;
         } finally {
             workers.shutdownNow();
         }
@@ -122,9 +154,10 @@ public final class StdioSession {
             return batch(b);
         }
         if (inbound instanceof Inbound.Cancel c) {
-            Cancellation cancellation = inFlight.get(c.id());
-            if (cancellation != null) {
-                cancellation.cancel();
+            Running running = inFlight.get(c.id());
+            if (running != null) {
+                running.byClient = true;
+                running.cancellation.cancel();
             }
             return true;
         }
@@ -135,17 +168,23 @@ public final class StdioSession {
         return true;
     }
 
-    /** Starts a tool call on a worker once a slot is free; false (session over) on a duplicate id. */
+    /** Admits a tool call (waiting while the queue is full) and hands it to the workers; false (session over) on a duplicate id. */
     private boolean start(Inbound.Execute e, Answer answer) throws InterruptedException {
         if (inFlight.containsKey(e.id())) {
             journal.rejected(new Rejection(Stage.JSONRPC, "DUPLICATE_ID", Optional.empty(), e.frameSha256()));
             closeWith(mcp.errorLine(e.id(), ErrorCode.INVALID_REQUEST, "invalid request: id is already in flight"));
             return false;
         }
-        slots.acquire();
-        Cancellation cancellation = new Cancellation();
-        inFlight.put(e.id(), cancellation);
-        workers.execute(() -> perform(e, cancellation, answer));
+        admitted.acquire();
+        Running running = new Running();
+        inFlight.put(e.id(), running);
+        try {
+            workers.execute(() -> perform(e, running, answer));
+        } catch (RuntimeException rejected) {
+            inFlight.remove(e.id());
+            admitted.release();
+            throw rejected;
+        }
         return true;
     }
 
@@ -182,10 +221,19 @@ public final class StdioSession {
         void accept(String lineOrNull);
     }
 
-    /** Runs one tool call through the {@link ToolCallService} on a worker thread, then answers it. */
-    private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
-        String line;
+    /**
+     * Runs one tool call through the {@link ToolCallService} on a worker thread, then answers it. A call
+     * cancelled while it waited is still decided and journaled (a permit's outcome row says
+     * CANCELLED) but never runs; a call the client cancelled gets no answer, one the session cancelled
+     * (end of input past the grace period, an interrupt) is answered. Whatever is thrown becomes an answer for the
+     * call; the place is released in every case.
+     */
+    private void perform(Inbound.Execute call, Running running, Answer answer) {
+        Cancellation cancellation = running.cancellation;
+        String line = null;
+        VirtualMachineError fatalError = null;
         try {
+            VirtualMachineError[] executorFatal = new VirtualMachineError[1];
             line = calls.call(call.action(), call.frameSha256(), cancellation, new ToolCallService.Answers<String>() {
                 @Override
                 public String denied(Decision.Deny deny) {
@@ -196,18 +244,63 @@ public final class StdioSession {
                 public String executed(Outcome outcome) {
                     return mcp.renderOutcome(call.id(), outcome);
                 }
+
+                @Override
+                public void fatal(VirtualMachineError error) {
+                    executorFatal[0] = error;
+                }
             });
-        } catch (RuntimeException e) {
-            diagnostics.println("postern: internal error on a tool call: " + e);
-            line = mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+            fatalError = executorFatal[0];
+        } catch (VirtualMachineError e) {
+            fatalError = e;
+            line = internalError(call, e);
+        } catch (Throwable e) {
+            line = internalError(call, e);
         } finally {
             inFlight.remove(call.id());
+            if (fatalError != null) {
+                fatal = true; // before the answer: a client that reads it and sends more must find the session over
+            }
+            try {
+                answer.accept(running.byClient ? null : line);
+            } catch (VirtualMachineError e) {
+                fatalError = e;
+            } catch (Throwable e) {
+                diagnostics.println("postern: could not answer a tool call: " + e);
+            } finally {
+                admitted.release();
+            }
         }
-        try {
-            answer.accept(cancellation.isCancelled() ? null : line);
-        } finally {
-            slots.release();
+        if (fatalError != null) {
+            fatal(fatalError);
         }
+    }
+
+    private String internalError(Inbound.Execute call, Throwable e) {
+        diagnostics.println("postern: internal error on a tool call: " + e);
+        return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+    }
+
+    /**
+     * A call admitted and not yet answered: its cancellation, and whether the client asked for it
+     * (then its answer is suppressed, as MCP says). A call the session itself cancels (end of
+     * input past the grace period, an interrupt) is still answered, with what it came to.
+     */
+    private static final class Running {
+        final Cancellation cancellation = new Cancellation();
+        volatile boolean byClient;
+    }
+
+    /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
+    private void fatal(VirtualMachineError e) {
+        fatal = true;
+        diagnostics.println("postern: fatal error: " + e + "; ending the session");
+        cancelAll();
+        awaitIdle(CANCEL_GRACE);
+        synchronized (writeLock) {
+            closed = true;
+        }
+        onFatal.run();
     }
 
     private void emit(String line) {
@@ -264,8 +357,8 @@ public final class StdioSession {
 
     private boolean awaitIdle(Duration timeout) {
         try {
-            if (slots.tryAcquire(maxInFlight, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                slots.release(maxInFlight);
+            if (admitted.tryAcquire(capacity, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                admitted.release(capacity);
                 return true;
             }
             return false;
@@ -276,6 +369,6 @@ public final class StdioSession {
     }
 
     private void cancelAll() {
-        inFlight.values().forEach(Cancellation::cancel);
+        inFlight.values().forEach(r -> r.cancellation.cancel());
     }
 }

@@ -32,6 +32,12 @@ public final class ToolCallService {
         R denied(Decision.Deny deny);
 
         R executed(Outcome outcome);
+
+        /**
+         * The executor hit a fatal VM error: the call was journaled and answered as EXECUTOR_FAILED
+         * ({@link #executed}), and the caller should now end the session.
+         */
+        void fatal(VirtualMachineError error);
     }
 
     /** How the caller renders the end of a dry run. */
@@ -72,7 +78,12 @@ public final class ToolCallService {
             e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256));
             return answers.denied(deny);
         }
-        return answers.executed(execute(e, ((Decision.Permit) decision).permit(), frameSha256, cancellation));
+        Ran ran = execute(e, ((Decision.Permit) decision).permit(), frameSha256, cancellation);
+        R answer = answers.executed(ran.outcome());
+        if (ran.fatal() != null) {
+            answers.fatal(ran.fatal());
+        }
+        return answer;
     }
 
     /** Decides one call and stops: nothing is journaled, no executor is built or called. */
@@ -84,18 +95,33 @@ public final class ToolCallService {
         return answers.permitted(((Decision.Permit) decision).permit());
     }
 
-    private static Outcome execute(Effects e, AuthorizedAction permit, String frameSha256, Cancellation cancellation) {
+    /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
+    private record Ran(Outcome outcome, VirtualMachineError fatal) {
+    }
+
+    private static Ran execute(Effects e, AuthorizedAction permit, String frameSha256, Cancellation cancellation) {
         long intent;
         try {
             intent = e.journal().intent(permit, frameSha256);
         } catch (JournalUnavailableException ex) {
             e.diagnostics().println("postern: " + ex.getMessage());
-            return new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran");
+            return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE,
+                    "the actions journal could not be written, so nothing ran"), null);
         }
-        Outcome outcome = cancellation.isCancelled()
-                ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                : e.dispatcher().dispatch(permit, cancellation);
+        Outcome outcome;
+        VirtualMachineError fatal = null;
+        try {
+            outcome = cancellation.isCancelled()
+                    ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
+                    : e.dispatcher().dispatch(permit, cancellation);
+        } catch (Throwable t) {
+            // The executor broke its contract with an Error (the Dispatcher turns exceptions into
+            // failures already): the outcome row must say so, never ok.
+            e.diagnostics().println("postern: the executor failed: " + t);
+            fatal = t instanceof VirtualMachineError vm ? vm : null;
+            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + t.getClass().getSimpleName());
+        }
         e.journal().outcome(intent, outcome);
-        return outcome;
+        return new Ran(outcome, fatal);
     }
 }

@@ -14,6 +14,7 @@ import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import dev.postern.policy.port.AuditJournal;
+import dev.postern.protocol.tools.ToolResults;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -77,13 +78,20 @@ final class SessionHarness {
 
     /** Runs the session over {@code input} with a journal the test opened (and closes) itself. */
     SessionHarness run(byte[] input, AuditJournal journal) {
-        exit = Gateway.run(config(), journal, List.of(http, ssh), new ByteArrayInputStream(input), stdout, diagnostics(), () -> { });
+        exit = Gateway.run(config(), journal, List.of(http, ssh), ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                new ByteArrayInputStream(input), stdout, diagnostics(), session -> { });
         return this;
     }
 
     /** The config the gateway runs on: this harness's policy and journal directory, four calls at once. */
     GatewayConfig config() {
-        return new GatewayConfig(journalDir.resolve("postern.json"), policy, 1 << 20, 4, journalDir, Map.of());
+        return config(journalDir, policy, 4);
+    }
+
+    /** A config for an in-memory gateway: no credentials, default frame and journal sizes. */
+    static GatewayConfig config(Path journalDir, Policy policy, int maxInFlight) {
+        return new GatewayConfig(journalDir.resolve("postern.json"), policy, 1 << 20, maxInFlight, journalDir,
+                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of());
     }
 
     PrintStream diagnostics() {

@@ -52,6 +52,11 @@ class ToolCallServiceTest {
         public String executed(Outcome outcome) {
             return "executed " + assertInstanceOf(HttpResponseOutcome.class, outcome).status();
         }
+
+        @Override
+        public void fatal(VirtualMachineError error) {
+            throw new AssertionError("no executor here fails fatally", error);
+        }
     };
 
     @Test

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * Decides every action against one immutable {@link Policy}: deny by default, permit only what a
- * target or host explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe.
+ * target or host explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe. Total: an
+ * exception while checking agent input is a denial by rule {@code policy.error}, never an escape.
  *
  * <p>Each kind of effect has one {@link Rules}, found by the action's type; {@code PolicyEngineKindsTest}
  * checks that every permitted {@link Action} has rules here.
@@ -38,7 +39,12 @@ public final class PolicyEngine {
         if (rules == null) {
             throw new AssertionError("no rule for action type " + action.getClass().getName());
         }
-        return decideWith(rules, action);
+        try {
+            return decideWith(rules, action);
+        } catch (RuntimeException e) {
+            return new Decision.Deny("policy.error", "the request could not be checked (" + e.getClass().getSimpleName()
+                    + "), so it is denied");
+        }
     }
 
     /** Whether this engine has rules for the action type; for the test that every kind is judged. */

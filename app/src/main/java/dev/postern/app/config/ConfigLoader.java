@@ -7,6 +7,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -19,12 +20,11 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -47,22 +48,101 @@ import java.util.regex.PatternSyntaxException;
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-    static final int DEFAULT_STRING_PARAM_LENGTH = 256;
+    static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
-    private static final Schema SCHEMA = loadSchema();
+    private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
+    private static final String NOT_A_CREDENTIAL_NAME =
+            "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
 
     private ConfigLoader() {
     }
 
-    @RegistrationPoint("the kind's config section, read into its allowances")
+    /** Loads and fully validates a config file: schema first, then the rules the schema cannot say. */
     public static GatewayConfig load(Path file) throws ConfigException {
+        return load(file, Set.of()).config();
+    }
+
+    /**
+     * What {@code trust-host} needs: the config loaded as {@link #load} does, except that the SSH
+     * host named {@code hostName} may lack both {@code knownHosts} and {@code hostKeyFingerprint}
+     * (the pin trust-host exists to produce). Such a host is left out of the policy and returned as
+     * an endpoint only; every other host still needs its pin.
+     */
+    public static ForTrustHost loadForTrustHost(Path file, String hostName) throws ConfigException {
+        Loaded loaded = load(file, Set.of(hostName));
+        return new ForTrustHost(loaded.config(), loaded.unpinned().stream().filter(h -> h.name().equals(hostName)).findFirst());
+    }
+
+    /** A config loaded for trust-host, and the named host when it has no pin yet. */
+    public record ForTrustHost(GatewayConfig config, Optional<UnpinnedHost> unpinned) {
+    }
+
+    /** An SSH host without a pin: only where it is, never usable by the gateway. */
+    public record UnpinnedHost(String name, String address, int port, Duration timeout) {
+    }
+
+    private record Loaded(GatewayConfig config, List<UnpinnedHost> unpinned) {
+    }
+
+    private static Loaded load(Path file, Set<String> mayLackPin) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         JsonNode root = parse(abs);
-        List<Error> errors = SCHEMA.validate(root);
-        if (!errors.isEmpty()) {
-            Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
-            throw new ConfigException(abs, SchemaErrors.pointer(first), first.getMessage());
+        validateSchema(abs, root);
+        return build(abs, root, mayLackPin);
+    }
+
+    /**
+     * Loads a config file and builds it, leaving only its JSON Schema validation for later: what
+     * {@code mcp-stdio} uses so that the schema's compilation and validation (most of start-up) run
+     * after the {@code initialize} answer. The caller must run {@link Deferred#validation()} to the end
+     * before anything uses the config for a tool (see {@code dev.postern.app.ConfigGate}). A file that
+     * cannot be built is validated at once, so its error is the same as {@link #load}'s.
+     */
+    public static Deferred loadDeferringSchema(Path file) throws ConfigException {
+        Path abs = file.toAbsolutePath().normalize();
+        JsonNode root = parse(abs);
+        GatewayConfig config;
+        try {
+            config = build(abs, root, Set.of()).config();
+        } catch (ConfigException | RuntimeException e) {
+            validateSchema(abs, root);
+            throw e;
         }
+        return new Deferred(config, () -> validateSchema(abs, root));
+    }
+
+    /** A built config whose JSON Schema validation is still to run; the tree it checks is not changed after building. */
+    public record Deferred(GatewayConfig config, Validation validation) {
+        public Deferred {
+            java.util.Objects.requireNonNull(config, "config");
+            java.util.Objects.requireNonNull(validation, "validation");
+        }
+    }
+
+    /** A validation still to run: returns when the config is valid, throws what {@link #load} would have thrown. */
+    @FunctionalInterface
+    public interface Validation {
+        void run() throws ConfigException;
+    }
+
+    private static void validateSchema(Path abs, JsonNode root) throws ConfigException {
+        List<Error> errors = SchemaHolder.SCHEMA.validate(root);
+        if (!errors.isEmpty()) {
+            LinkedHashSet<ConfigException.Problem> problems = new LinkedHashSet<>();
+            errors.stream().sorted(Comparator.comparing(SchemaErrors::pointer)).forEach(e -> problems.add(
+                    new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME : e.getMessage())));
+            throw new ConfigException(abs, List.copyOf(problems));
+        }
+    }
+
+    /** The compiled schema, built on first validation (not when the class loads). */
+    private static final class SchemaHolder {
+        static final Schema SCHEMA = loadSchema();
+    }
+
+    @RegistrationPoint("the kind's config section, read into its allowances")
+    private static Loaded build(Path abs, JsonNode root, Set<String> mayLackPin) throws ConfigException {
+        refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
         root.path("credentials").fields().forEachRemaining(e -> {
@@ -77,9 +157,19 @@ public final class ConfigLoader {
             targets.add(httpTarget(abs, dir, "/http/targets/" + i, ts.get(i), credentials));
         }
         List<SshHost> hosts = new ArrayList<>();
+        List<UnpinnedHost> unpinned = new ArrayList<>();
         JsonNode hs = root.path("ssh").path("hosts");
         for (int i = 0; i < hs.size(); i++) {
-            hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, hs.get(i), credentials));
+            JsonNode h = hs.get(i);
+            if (mayLackPin.contains(h.get("name").textValue()) && !h.has("knownHosts") && !h.has("hostKeyFingerprint")) {
+                // No host is built (it has no pin), but its credentials and commands are checked as for any host.
+                sshAuth(abs, "/ssh/hosts/" + i, h, credentials);
+                commands(abs, "/ssh/hosts/" + i, h);
+                unpinned.add(new UnpinnedHost(h.get("name").textValue(), h.get("address").textValue(), h.path("port").asInt(ConfigDefaults.SSH_PORT),
+                        Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS))));
+            } else {
+                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
+            }
         }
         Policy policy;
         try {
@@ -88,11 +178,42 @@ public final class ConfigLoader {
             throw new ConfigException(abs, "", e.getMessage());
         }
         JsonNode session = root.path("session");
-        return new GatewayConfig(abs, policy,
+        return new Loaded(new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
-                credentials);
+                root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
+                credentials), unpinned);
+    }
+
+    /**
+     * A path field that starts with {@code ~} is refused, every one listed: the JVM does not expand
+     * it (it would name a directory called "~" beside the config), and the gateway may run as
+     * another user whose home is not the operator's, so Postern does not guess.
+     */
+    private static void refuseHomeRelativePaths(Path file, JsonNode root) throws ConfigException {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        refuseHomeRelative(problems, "/journal/directory", root.path("journal").path("directory"));
+        root.path("credentials").fields().forEachRemaining(e ->
+                refuseHomeRelative(problems, "/credentials/" + e.getKey() + "/file", e.getValue().path("file")));
+        JsonNode ts = root.path("http").path("targets");
+        for (int i = 0; i < ts.size(); i++) {
+            refuseHomeRelative(problems, "/http/targets/" + i + "/trustStore/file", ts.get(i).path("trustStore").path("file"));
+        }
+        JsonNode hs = root.path("ssh").path("hosts");
+        for (int i = 0; i < hs.size(); i++) {
+            refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
+    }
+
+    private static void refuseHomeRelative(List<ConfigException.Problem> problems, String pointer, JsonNode value) {
+        if (value.isTextual() && value.textValue().startsWith("~")) {
+            problems.add(new ConfigException.Problem(pointer, "an absolute path or one relative to the config file's directory;"
+                    + " \"~\" is not expanded (the gateway may run as another user), write the home directory out"));
+        }
     }
 
     private static JsonNode parse(Path file) throws ConfigException {
@@ -107,16 +228,29 @@ public final class ConfigLoader {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StrictUtf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, null, "UTF-8 text");
         }
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + e.getMessage() + ")");
+            String where = e.line() < 1 ? "" : "line " + e.line() + (e.column() < 1 ? "" : ", column " + e.column()) + ": ";
+            throw new ConfigException(file, null, where + "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
+    }
+
+    /**
+     * A syntax error's words without the text it quotes: the parser quotes the offending token, which
+     * may be a secret pasted without its quotes where a credential name belongs.
+     */
+    static String withoutQuotedText(String message) {
+        int quote = message.indexOf('\'');
+        if (quote < 0) {
+            return message;
+        }
+        String before = message.substring(0, quote).replaceAll("[\\s(]+$", "");
+        return before + " (the offending text is not shown)";
     }
 
     private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,
@@ -130,7 +264,7 @@ public final class ConfigLoader {
         Optional<HttpAuth> auth = Optional.empty();
         if (t.has("auth")) {
             JsonNode a = t.get("auth");
-            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential").textValue(), credentials);
+            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential"), credentials);
             HttpAuth.Scheme scheme = HttpAuth.Scheme.valueOf(a.get("scheme").textValue().toUpperCase(Locale.ROOT));
             Optional<String> header = Optional.ofNullable(a.get("header")).map(JsonNode::textValue);
             try {
@@ -143,19 +277,27 @@ public final class ConfigLoader {
         if (t.has("trustStore")) {
             trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
         }
+        List<String> headers = strings(t.path("headers"));
+        for (int i = 0; i < headers.size(); i++) {
+            if (ForbiddenHeaders.contains(headers.get(i))) {
+                // Listing one is an operator mistake: every call setting it would be denied anyway.
+                throw new ConfigException(file, at + "/headers/" + i, "a header the agent may set, but "
+                        + headers.get(i) + " is always set by Postern and never by the agent; remove it");
+            }
+        }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
-                t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
+                t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
                     origin,
                     new LinkedHashSet<>(strings(t.get("methods"))),
                     strings(t.get("pathPrefixes")),
-                    new LinkedHashSet<>(strings(t.path("headers"))),
+                    new LinkedHashSet<>(headers),
                     auth,
-                    Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
-                    t.path("maxResponseBytes").asLong(1_048_576),
-                    t.path("allowPrivateAddresses").asBoolean(false),
+                    Duration.ofMillis(t.path("timeoutMs").asLong(ConfigDefaults.HTTP_TIMEOUT_MS)),
+                    t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
+                    t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
                     onOversize);
         } catch (IllegalArgumentException e) {
@@ -165,8 +307,7 @@ public final class ConfigLoader {
 
     /**
      * A target's trust store: the file must exist now (so check-config catches a wrong path), and a
-     * password names a credential; an unknown name is refused without echoing it, since an operator
-     * who wrote the password itself there would otherwise see it printed.
+     * password names a credential (see {@link #credential}).
      */
     private static TrustStore trustStore(Path file, Path dir, String at, JsonNode s,
                                          Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
@@ -174,22 +315,10 @@ public final class ConfigLoader {
         if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
             throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
         }
-        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
-        Optional<CredentialRef> password = Optional.empty();
-        if (s.has("password")) {
-            String name = s.get("password").textValue();
-            Optional<CredentialRef> ref = Optional.empty();
-            try {
-                ref = Optional.of(new CredentialRef(name));
-            } catch (IllegalArgumentException e) {
-                // Not even a credential name: said below without echoing it.
-            }
-            if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
-                throw new ConfigException(file, at + "/password",
-                        "the name of a credential defined under /credentials (never the password itself)");
-            }
-            password = ref;
-        }
+        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText(ConfigDefaults.TRUST_STORE_TYPE));
+        Optional<CredentialRef> password = s.has("password")
+                ? Optional.of(credential(file, at + "/password", s.get("password"), credentials))
+                : Optional.empty();
         try {
             return new TrustStore(store, type, password);
         } catch (IllegalArgumentException e) {
@@ -199,41 +328,52 @@ public final class ConfigLoader {
 
     private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
+        SshAuth auth = sshAuth(file, at, h, credentials);
+        List<SshCommandSpec> commands = commands(file, at, h);
+        try {
+            return new SshHost(
+                    h.get("name").textValue(),
+                    h.get("address").textValue(),
+                    h.path("port").asInt(ConfigDefaults.SSH_PORT),
+                    h.get("user").textValue(),
+                    auth,
+                    Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
+                    Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
+                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
+                    h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
+                    commands);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
         SshAuth auth;
         if (h.has("identity") == h.has("password")) {
             throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
         }
         if (h.has("identity")) {
             Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase").textValue(), credentials))
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
                     : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity").textValue(), credentials), passphrase);
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
         } else {
             if (h.has("passphrase")) {
                 throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
             }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password").textValue(), credentials));
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
         }
+        return auth;
+    }
+
+    private static List<SshCommandSpec> commands(Path file, String at, JsonNode h) throws ConfigException {
         List<SshCommandSpec> commands = new ArrayList<>();
         JsonNode cs = h.get("commands");
         for (int i = 0; i < cs.size(); i++) {
             commands.add(command(file, at + "/commands/" + i, cs.get(i)));
         }
-        try {
-            return new SshHost(
-                    h.get("name").textValue(),
-                    h.get("address").textValue(),
-                    h.path("port").asInt(22),
-                    h.get("user").textValue(),
-                    auth,
-                    Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
-                    Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
-                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(30)),
-                    h.path("maxOutputBytes").asLong(1_048_576),
-                    commands);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
+        return commands;
     }
 
     private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {
@@ -270,24 +410,33 @@ public final class ConfigLoader {
         }
     }
 
-    private static CredentialRef credential(Path file, String at, String name, Map<CredentialRef, CredentialSource> credentials)
+    /**
+     * The one way a field that names a credential is read (the schema's {@code credentialName}):
+     * an operator may have typed the secret itself there, so no error about it shows its value.
+     */
+    private static CredentialRef credential(Path file, String at, JsonNode field, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
-        CredentialRef ref;
+        Optional<CredentialRef> ref = Optional.empty();
         try {
-            ref = new CredentialRef(name);
+            ref = Optional.of(new CredentialRef(field.textValue()));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
+            // Not even a credential name; CredentialRef's own message would quote it.
         }
-        if (!credentials.containsKey(ref)) {
-            throw new ConfigException(file, at, "the name of a credential defined under /credentials, got \"" + name + '"');
+        if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
+            throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME);
         }
-        return ref;
+        return ref.get();
     }
 
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.textValue()));
         return out;
+    }
+
+    /** Whether a schema error is about a field that names a credential: its message might quote the value. */
+    private static boolean namesACredential(Error e) {
+        return String.valueOf(e.getSchemaLocation()).contains(CREDENTIAL_NAME_DEF);
     }
 
     private static Schema loadSchema() {

@@ -28,10 +28,16 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The architecture invariants of DESIGN §2 and STYLE §10, one rule per field, in one place.
@@ -50,6 +56,8 @@ public final class ArchitectureRules {
     static final String EXECUTORS = "dev.postern.executor..";
     static final String APP = "dev.postern.app..";
     static final String TEST_FIXTURES = "dev.postern.fixtures..";
+    static final String DEMO = "dev.postern.demo..";
+    static final String BENCH = "dev.postern.bench..";
     static final String JOURNAL = "dev.postern.app.journal..";
 
     static final String ACTION = "dev.postern.policy.action.Action";
@@ -67,6 +75,8 @@ public final class ArchitectureRules {
     public static final String STDOUT_GUARD = "dev.postern.transport.StdoutGuard";
     /** The one class that hands a fresh permit to an executor (DESIGN §2). */
     public static final String DISPATCHER = "dev.postern.app.Dispatcher";
+
+    private static final Pattern TESTS_JAR = Pattern.compile(".*-tests\\.jar!/.*");
 
     /** Library classes that switch off a check Postern depends on: host keys, logins, TLS. */
     static final Set<String> TRUST_SHORTCUTS = Set.of(
@@ -159,9 +169,19 @@ public final class ArchitectureRules {
                     + " ports to a concrete executor")
             .allowEmptyShould(false);
 
-    // test-fixtures is exempt: it is test support by definition and never ships in the gateway.
+    public static final ArchRule AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS = classes()
+            .that().resideInAPackage(EXECUTORS).and().areTopLevelClasses().and().arePublic()
+            .should(beTheOnlyPublicClassOfTheirExecutorModule())
+            .because("an adapter is one class behind the port (its nested types included); everything else in"
+                    + " its module is its own business, so the composition root can reach nothing else")
+            .allowEmptyShould(false);
+
+    // Exempt, each for a reason: test-fixtures is test support by definition and never ships in the
+    // gateway; demo (DESIGN §2: it may depend on test-fixtures) runs the fixtures' loopback fakes as its
+    // servers and starts its gateway with their GatewayProcess; bench drives packaged gateways with that
+    // same GatewayProcess. Neither demo nor bench is in the gateway's jar, and nothing depends on them.
     public static final ArchRule MAIN_CODE_DEPENDS_ON_NO_TEST_CODE = noClasses()
-            .that().resideOutsideOfPackage(TEST_FIXTURES)
+            .that().resideOutsideOfPackages(TEST_FIXTURES, DEMO, BENCH)
             .should().dependOnClassesThat().resideInAnyPackage(TEST_FIXTURES, "org.junit..")
             .because("recording executors, fake servers and JUnit must never be reachable from the gateway")
             .allowEmptyShould(false);
@@ -173,16 +193,18 @@ public final class ArchitectureRules {
                     + " each kind presents itself through its EffectKind, found by type in EffectKinds")
             .allowEmptyShould(false);
 
-    public static final ArchRule THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_TRANSPORT = noClasses()
+    public static final ArchRule THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS = noClasses()
             .that().resideInAPackage(JOURNAL)
-            .should().dependOnClassesThat().resideInAnyPackage(PROTOCOL, TRANSPORT, EXECUTORS)
+            .should().dependOnClassesThat().resideInAnyPackage(PROTOCOL, EXECUTORS)
             .because("the journal records permits and outcomes in its own rows; the composition root hands it the"
-                    + " kinds' descriptions and a strict row parser")
+                    + " kinds' descriptions and a strict row parser (the transport's byte-level SHA-256 and strict"
+                    + " UTF-8 it may use)")
             .allowEmptyShould(false);
 
-    // test-fixtures is exempt: the executor contract kit takes its permits from a real engine.
+    // Exempt, each for a reason: the executor contract kit in test-fixtures takes its permits from a real
+    // engine; bench measures the engine alone. Neither ships in the gateway.
     public static final ArchRule ONLY_APP_CONSTRUCTS_A_POLICY_ENGINE = noClasses()
-            .that().resideOutsideOfPackages(APP, POLICY, TEST_FIXTURES)
+            .that().resideOutsideOfPackages(APP, POLICY, TEST_FIXTURES, BENCH)
             .should(accessTargetWhere(aConstructorOf(POLICY_ENGINE)))
             .because("the composition root builds the one engine over the loaded policy and hands it to the use case;"
                     + " an engine built elsewhere could decide against another policy")
@@ -199,7 +221,38 @@ public final class ArchitectureRules {
     public static JavaClasses productionClasses() {
         return new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // app's tests as a jar (the demo module runs these rules from it): test classes too.
+                .withImportOption(location -> !location.matches(TESTS_JAR))
                 .importPackages("dev.postern");
+    }
+
+    /**
+     * Holds when each executor module ({@code dev.postern.executor.NAME} and below) has one public
+     * top-level class; every public class of a module with more is a violation.
+     */
+    static ArchCondition<JavaClass> beTheOnlyPublicClassOfTheirExecutorModule() {
+        return new ArchCondition<>("be the only public class of their executor module") {
+            private final Map<String, List<JavaClass>> byModule = new TreeMap<>();
+
+            @Override
+            public void init(Collection<JavaClass> all) {
+                byModule.clear();
+            }
+
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                String[] parts = javaClass.getPackageName().split("\\.");
+                String module = String.join(".", Arrays.copyOf(parts, Math.min(parts.length, 4)));
+                byModule.computeIfAbsent(module, m -> new ArrayList<>()).add(javaClass);
+            }
+
+            @Override
+            public void finish(ConditionEvents events) {
+                byModule.forEach((module, publicClasses) -> publicClasses.forEach(c -> events.add(new SimpleConditionEvent(c,
+                        publicClasses.size() == 1, c.getName() + " is one of " + publicClasses.size() + " public classes of "
+                                + module + ": " + publicClasses.stream().map(JavaClass::getSimpleName).sorted().toList()))));
+            }
+        };
     }
 
     /** Every rule field of this class by field name, in declaration order. */

@@ -33,6 +33,8 @@ import dev.postern.archfixtures.trust.AcceptsAnyServerKey;
 import dev.postern.archfixtures.trust.SkipsHostnameCheck;
 import dev.postern.archfixtures.trust.TrustsAnyCertificate;
 import dev.postern.archfixtures.trust.TrustsSelfSignedCertificates;
+import dev.postern.bench.archfixtures.BenchUsingTestFixtures;
+import dev.postern.demo.archfixtures.DemoUsingTestFixtures;
 import dev.postern.executor.http.archfixtures.HttpExecutor;
 import dev.postern.executor.http.archfixtures.HttpExecutorCallingSsh;
 import dev.postern.executor.http.archfixtures.HttpExecutorReadingJson;
@@ -186,18 +188,23 @@ class ArchitectureRulesSelfTest {
                                 HttpExecutor.class, ToolBinder.class),
                         names(ProtocolCallingExecutor.class, FixtureUsingRealExecutor.class),
                         () -> classes(Wiring.class, HttpExecutor.class, SshExecutor.class, ToolBinder.class)),
+                new Case(ArchitectureRules.AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS,
+                        () -> classes(HttpExecutor.class, HttpExecutorCallingSsh.class, SshExecutor.class),
+                        names(HttpExecutor.class, HttpExecutorCallingSsh.class),
+                        () -> classes(HttpExecutor.class, SshExecutor.class)),
                 new Case(ArchitectureRules.MAIN_CODE_DEPENDS_ON_NO_TEST_CODE,
                         () -> classes(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class,
-                                FixtureAssertions.class, Wiring.class),
+                                FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class),
                         names(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class),
-                        () -> classes(FixtureAssertions.class, Wiring.class)),
+                        () -> classes(FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class,
+                                BenchUsingTestFixtures.class)),
                 new Case(ArchitectureRules.NO_INSTANCEOF_OVER_KINDS_OUTSIDE_A_KINDS_OWN_CODE,
                         () -> classes(KindSwitch.class, FailureCheck.class, HttpRequestKind.class, EffectKinds.class),
                         names(KindSwitch.class),
                         () -> classes(FailureCheck.class, HttpRequestKind.class, SshExecKind.class, EffectKinds.class,
                                 ToolResults.class, FileAuditJournal.class, HttpResponseOutcome.class, SshExitOutcome.class,
                                 policyClass("HttpRules"), policyClass("SshRules"), PolicyEngine.class)),
-                new Case(ArchitectureRules.THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_TRANSPORT,
+                new Case(ArchitectureRules.THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS,
                         () -> classes(JournalParsingWithProtocol.class, FileAuditJournal.class, ChainVerifier.class),
                         names(JournalParsingWithProtocol.class),
                         () -> classes(FileAuditJournal.class, ChainVerifier.class)),

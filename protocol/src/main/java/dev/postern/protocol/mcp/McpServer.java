@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One MCP connection's protocol state. {@link #receive(Frame)} takes a frame through JSON,
@@ -57,13 +58,38 @@ public final class McpServer {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private final ToolCatalog catalog;
+    private final Supplier<ToolCatalog> catalog;
     private final StrictJson json;
     private final Responses responses;
     private final MethodTable methods;
+    private final long maxResultBytes;
     private volatile Lifecycle lifecycle = Lifecycle.start();
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
+        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
+    }
+
+    /** {@code maxResultBytes} caps one tool result as rendered (see {@link ToolResults}). */
+    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
+        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes, maxResultBytes);
+    }
+
+    /**
+     * With a catalog asked for before every frame except a well-formed {@code initialize} request, so
+     * the first {@code initialize} can be answered before the catalog exists. The supplier may block
+     * (the composition root holds every other frame there until the configuration is fully validated)
+     * and is called on the thread that calls {@link #receive}.
+     */
+    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes) {
+        this(catalog, info, maxFrameBytes, ToolResults.DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** As above, with {@code maxResultBytes} capping one tool result as rendered (see {@link ToolResults}). */
+    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
+        if (maxResultBytes < 1024) {
+            throw new IllegalArgumentException("maxResultBytes must be at least 1024");
+        }
+        this.maxResultBytes = maxResultBytes;
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.json = new StrictJson(maxFrameBytes);
         this.responses = new Responses(info, json.mapper(), this::era);
@@ -92,6 +118,7 @@ public final class McpServer {
 
     /** A framing failure always ends the session: the peer has lost the frame boundary. */
     public Inbound receive(FramingError error) {
+        catalog.get();
         return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + Responses.describe(error)),
                 new Rejection(Stage.FRAMING, error.kind().name(), Optional.empty(), error.sha256()));
     }
@@ -101,17 +128,24 @@ public final class McpServer {
         try {
             value = json.parse(frame.text());
         } catch (JsonSyntaxError e) {
+            catalog.get();
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
         if (value.isArray() && lifecycle.batchesAllowed()) {
+            catalog.get();
             return batch(value, frame);
         }
         JsonRpcMessage message;
         try {
             message = JsonRpcMessage.classify(value);
         } catch (JsonRpcMessage.InvalidRequest e) {
+            catalog.get();
             return invalid(value, e.getMessage(), frame);
+        }
+        // Only an initialize request is answered without the catalog: everything else waits for it.
+        if (!(message instanceof Request r && r.method().equals("initialize"))) {
+            catalog.get();
         }
         return dispatch(message, frame);
     }
@@ -279,7 +313,7 @@ public final class McpServer {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem.get(), Stage.MCP, frame);
         }
         ObjectNode result = JSON.objectNode();
-        result.set("tools", catalog.describeAll());
+        result.set("tools", catalog.get().describeAll());
         if (era() == Era.STATELESS) {
             result.put("ttlMs", TTL_MS);
             result.put("cacheScope", "private");
@@ -295,11 +329,12 @@ public final class McpServer {
         }
         JsonNode arguments = p.has("arguments") ? p.get("arguments") : JSON.objectNode();
         String name = p.get("name").textValue();
-        Optional<Tool> tool = catalog.find(name);
+        ToolCatalog tools = catalog.get();
+        Optional<Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown tool: " + name, Stage.MCP, frame);
         }
-        Binding binding = catalog.bind(tool.get(), arguments);
+        Binding binding = tools.bind(tool.get(), arguments);
         if (binding instanceof Binding.Invalid invalid) {
             return new Inbound.Respond(resultLine(r.id(), ToolResults.invalidArguments(invalid)),
                     Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
@@ -314,7 +349,7 @@ public final class McpServer {
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
-        return resultLine(id, ToolResults.outcome(catalog.kinds(), outcome));
+        return resultLine(id, ToolResults.outcome(catalog.get().kinds(), outcome, maxResultBytes));
     }
 
     /** The response line for a tool call the policy denied. */
@@ -350,5 +385,9 @@ public final class McpServer {
 
     private static Rejection rejection(Stage stage, String reason, Frame frame) {
         return new Rejection(stage, reason, Optional.empty(), frame.sha256());
+    }
+
+    private static Supplier<ToolCatalog> constant(ToolCatalog catalog) {
+        return () -> catalog;
     }
 }

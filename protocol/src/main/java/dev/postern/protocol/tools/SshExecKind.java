@@ -128,7 +128,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
                 } else if (v.isIntegralNumber() && v.canConvertToLong()) {
                     values.put(e.getKey(), new SshArgument.Whole(v.longValue()));
                 } else {
-                    return new Binding.Invalid("/args/" + e.getKey().replace("~", "~0").replace("/", "~1"),
+                    return new Binding.Invalid("/args/" + SchemaErrors.escape(e.getKey()),
                             "must be a string or an integer within 64 bits");
                 }
             }
@@ -176,6 +176,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
                     .append(':').append(h.port()).append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
+                ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
             }
         }
         return b.toString();

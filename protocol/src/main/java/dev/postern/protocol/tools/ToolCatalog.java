@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.model.Policy;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ public final class ToolCatalog {
     public static final String POSTERN_TARGETS = "postern_targets";
 
     /** Bounds on every string and map of {@code http_request}. */
-    static final int MAX_URL = 8192;
+    static final int MAX_URL = HttpRequestAction.MAX_URL_LENGTH;
     static final int MAX_BODY = 1_048_576;
     static final int MAX_ENTRIES = 64;
     static final int MAX_VALUE = 8192;

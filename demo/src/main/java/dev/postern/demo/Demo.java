@@ -1,0 +1,422 @@
+package dev.postern.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.ExitStatus;
+import dev.postern.fixtures.FakeHttpService;
+import dev.postern.fixtures.FakeSshServer;
+import dev.postern.fixtures.GatewayProcess;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code postern demo}: starts the demo's HTTP and SSH servers (test-fixtures' loopback fakes with
+ * canned answers), writes a config for them, drives a real {@code bin/postern mcp-stdio} child
+ * process through a scripted session and prints what happened, ending with how many calls each
+ * server received. Succeeds only when every step and both counts are as expected. One run per call;
+ * not thread-safe.
+ */
+public final class Demo {
+    static final String HTTP_TARGET = "inventory";
+    static final String SSH_HOST = "web-1";
+    private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
+    private static final int EXPECTED_GATEWAY_EXIT = ExitStatus.PROTOCOL_ERROR.code();
+    /** The HTTP service's routes: a few fixed JSON answers; any other path gets 404. */
+    private static final Map<String, String> HTTP_ROUTES = Map.of(
+            "/api/status", "{\"service\":\"inventory\",\"healthy\":true,\"version\":\"1.4.2\"}",
+            "/api/items", "[{\"id\":1,\"name\":\"widget\"},{\"id\":2,\"name\":\"gadget\"}]");
+    /** Canned SSH answers by command line, exactly as the SSH executor quotes argv for a POSIX shell. */
+    private static final Map<String, String> SSH_ANSWERS = Map.of(
+            "'uptime'", " 12:00:01 up 42 days,  3:14,  0 users,  load average: 0.08, 0.03, 0.01\n",
+            "'systemctl' 'is-active' 'nginx'", "active\n");
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final Transcript out;
+    private final PrintStream diagnostics;
+
+    Demo(Transcript out, PrintStream diagnostics) {
+        this.out = out;
+        this.diagnostics = diagnostics;
+    }
+
+    /**
+     * Runs the demo in {@code keepIn} (kept afterwards) or in a temporary directory (deleted
+     * afterwards); returns {@code OK}, or {@code CHECK_FAILED} when anything differed from the script.
+     */
+    public static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour) {
+        Demo demo = new Demo(new Transcript(report, colour), diagnostics);
+        Path dir = null;
+        try {
+            dir = keepIn.isPresent() ? Files.createDirectories(keepIn.get()) : Files.createTempDirectory("postern-demo-");
+            return demo.runIn(dir, keepIn.isPresent()) ? ExitStatus.OK : ExitStatus.CHECK_FAILED;
+        } catch (IOException | UncheckedIOException e) {
+            diagnostics.println("postern demo: could not set up the demo: " + e);
+            return ExitStatus.STARTUP_FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            diagnostics.println("postern demo: interrupted");
+            return ExitStatus.CHECK_FAILED;
+        } finally {
+            if (dir != null && keepIn.isEmpty()) {
+                deleteTree(dir, diagnostics);
+            }
+        }
+    }
+
+    private boolean runIn(Path dir, boolean keep) throws IOException, InterruptedException {
+        try (FakeHttpService http = httpService(); FakeSshServer ssh = sshServer()) {
+            Path config = writeConfig(dir, http, ssh);
+            out.line(out.bold("Postern demo") + ": a scripted MCP session through a real gateway process.");
+            out.line("HTTP service " + baseUrl(http) + " and SSH server 127.0.0.1:" + ssh.port()
+                    + " run in this process, on loopback; the SSH server runs no shell, only canned answers.");
+            out.line("config " + config + (keep ? "" : " (deleted afterwards; --dir DIR keeps it)"));
+
+            boolean asExpected;
+            Path stderrLog = dir.resolve("gateway-stderr.log");
+            try (GatewayProcess gateway = GatewayProcess.mcpStdio(config, ProcessBuilder.Redirect.to(stderrLog.toFile()))) {
+                out.line("gateway: a real postern mcp-stdio child process; its stdout is read through a pipe");
+                asExpected = play(new Lines(gateway), script(baseUrl(http)), dir.resolve("journal").resolve("actions.jsonl"));
+                gateway.closeStdin();
+                Optional<Integer> exit = gateway.awaitExit(ANSWER_WAIT);
+                boolean exitOk = exit.isPresent() && exit.get() == EXPECTED_GATEWAY_EXIT;
+                out.detail("gateway exited with status " + exit.map(String::valueOf).orElse("(still running; stopped)")
+                        + (exitOk ? " (protocol error: the session was closed, as documented)" : ", expected " + EXPECTED_GATEWAY_EXIT));
+                asExpected &= exitOk;
+            }
+            asExpected &= counts(http.requestCount(), ssh.commandCount());
+            if (!asExpected) {
+                diagnostics.println("postern demo: the gateway's stderr follows (" + stderrLog + ")");
+                if (Files.exists(stderrLog)) {
+                    diagnostics.print(Files.readString(stderrLog, StandardCharsets.UTF_8));
+                }
+            }
+            out.line("");
+            out.line(asExpected ? out.allowed("demo: everything happened as expected")
+                    : out.denied("demo: something did not happen as expected (see above)"));
+            return asExpected;
+        }
+    }
+
+    /** The scripted session, in order. Ids count up from 1 over the requests. */
+    List<Step> script(String baseUrl) {
+        List<Step> steps = new ArrayList<>();
+        ObjectNode init = json.createObjectNode();
+        init.put("protocolVersion", "2025-11-25");
+        init.putObject("capabilities");
+        init.putObject("clientInfo").put("name", "postern-demo").put("version", "1");
+        steps.add(new Step("initialize (protocol 2025-11-25)", request(1, "initialize", init), Step.Expect.RESULT));
+        steps.add(new Step("notifications/initialized", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                Step.Expect.NO_ANSWER));
+        steps.add(new Step("tools/list", request(2, "tools/list", null), Step.Expect.RESULT));
+        steps.add(new Step("tools/call postern_targets", call(3, "postern_targets", json.createObjectNode()), Step.Expect.RESULT));
+        steps.add(new Step("http_request GET " + baseUrl + "/api/status",
+                call(4, "http_request", http("GET", baseUrl + "/api/status")), Step.Expect.ALLOWED));
+        steps.add(new Step("ssh_exec " + SSH_HOST + " service-status {unit: nginx}",
+                call(5, "ssh_exec", ssh("service-status", "nginx")), Step.Expect.ALLOWED));
+        steps.add(new Step("http_request GET " + baseUrl + "/admin/users  (outside the allowed paths)",
+                call(6, "http_request", http("GET", baseUrl + "/admin/users")), Step.Expect.DENIED));
+        steps.add(new Step("ssh_exec " + SSH_HOST + " service-status {unit: \"nginx; cat /etc/shadow\"}  (an injection attempt)",
+                call(7, "ssh_exec", ssh("service-status", "nginx; cat /etc/shadow")), Step.Expect.DENIED));
+        ObjectNode extra = http("GET", baseUrl + "/api/items");
+        extra.put("followRedirects", true);
+        steps.add(new Step("http_request with an argument the schema does not have (followRedirects)",
+                call(8, "http_request", extra), Step.Expect.INVALID_ARGUMENTS));
+        steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"",
+                "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
+        return steps;
+    }
+
+    private boolean play(Lines gateway, List<Step> steps, Path actionsJournal) throws IOException, InterruptedException {
+        boolean all = true;
+        int number = 0;
+        for (Step step : steps) {
+            number++;
+            out.step(number, step.title());
+            out.quiet("> " + abbreviate(step.line(), 150));
+            gateway.send(step.line());
+            if (step.expect() == Step.Expect.NO_ANSWER) {
+                out.detail("(a notification: no answer expected)");
+                continue;
+            }
+            Optional<String> answer = gateway.receive(ANSWER_WAIT);
+            if (answer.isEmpty()) {
+                out.detail(out.denied("UNEXPECTED") + ": no answer within " + ANSWER_WAIT.toSeconds() + " s");
+                return false;
+            }
+            out.quiet("< " + abbreviate(answer.get(), 150));
+            boolean ok = explain(step, json.readTree(answer.get()), actionsJournal);
+            if (!ok) {
+                out.detail(out.denied("UNEXPECTED") + ": expected " + step.expect());
+            }
+            all &= ok;
+        }
+        return all;
+    }
+
+    /** A failed tool result's error: the JSON {"error":{...}} of its text content, or a missing node. */
+    private JsonNode toolError(JsonNode result) {
+        if (!result.path("isError").asBoolean(false)) {
+            return MissingNode.getInstance();
+        }
+        try {
+            return json.readTree(result.path("content").path(0).path("text").asText()).path("error");
+        } catch (IOException e) {
+            return MissingNode.getInstance();
+        }
+    }
+
+    /** Prints what the answer means and says whether it is what the step expects. */
+    private boolean explain(Step step, JsonNode answer, Path actionsJournal) throws IOException {
+        JsonNode result = answer.path("result");
+        JsonNode structured = result.path("structuredContent");
+        JsonNode error = toolError(result);
+        switch (step.expect()) {
+            case RESULT:
+                if (!answer.has("result")) {
+                    out.detail("error " + answer.path("error"));
+                    return false;
+                }
+                out.detail("-> " + describeResult(result));
+                return true;
+            case ALLOWED:
+                out.detail(out.allowed("ALLOWED") + " by rule " + lastIntentRule(actionsJournal).orElse("(no intent row in the journal)"));
+                out.detail("-> " + describeOutcome(structured));
+                return result.path("isError").isBoolean() && !result.path("isError").booleanValue();
+            case DENIED:
+                out.detail(out.denied("DENIED") + " by rule " + error.path("rule").asText("?")
+                        + ": " + error.path("message").asText(""));
+                out.detail("-> a tool result with isError true; nothing was sent anywhere");
+                return result.path("isError").booleanValue()
+                        && error.path("code").asText("").equals("POLICY_DENIED");
+            case INVALID_ARGUMENTS:
+                out.detail(out.rejected("REJECTED") + " by the tool's input schema at "
+                        + pointer(error.path("pointer").asText("")) + ": " + error.path("message").asText(""));
+                out.detail("-> a tool result with isError true; the policy was never asked, nothing was sent");
+                return result.path("isError").booleanValue()
+                        && error.path("code").asText("").equals("INVALID_ARGUMENTS");
+            case SESSION_CLOSED:
+                JsonNode rpcError = answer.path("error");
+                out.detail(out.rejected("REJECTED") + " before JSON-RPC: error " + rpcError.path("code").asText("?") + " "
+                        + rpcError.path("message").asText("") + ", id null; the gateway ends the session");
+                return rpcError.path("code").asInt() == -32700 && answer.path("id").isNull();
+            default:
+                throw new IllegalStateException("a step that expects no answer got one: " + step);
+        }
+    }
+
+    private String describeResult(JsonNode result) {
+        if (result.has("serverInfo")) {
+            return "server " + result.path("serverInfo").path("name").asText() + ' ' + result.path("serverInfo").path("version").asText()
+                    + ", protocol " + result.path("protocolVersion").asText();
+        }
+        if (result.has("tools")) {
+            List<String> names = new ArrayList<>();
+            result.path("tools").forEach(t -> names.add(t.path("name").asText()));
+            return "tools " + String.join(", ", names) + " (each with input and output schemas)";
+        }
+        JsonNode targets = result.path("structuredContent");
+        List<String> http = new ArrayList<>();
+        targets.path("http").forEach(t -> http.add(t.path("name").asText() + ' ' + t.path("methods") + ' '
+                + t.path("baseUrl").asText() + " under " + t.path("pathPrefixes")));
+        List<String> ssh = new ArrayList<>();
+        targets.path("ssh").forEach(h -> {
+            List<String> commands = new ArrayList<>();
+            h.path("commands").forEach(c -> commands.add(c.path("name").asText()));
+            ssh.add(h.path("name").asText() + " commands " + commands);
+        });
+        return "HTTP " + http + "; SSH " + ssh;
+    }
+
+    private static String describeOutcome(JsonNode s) {
+        if (s.has("status")) {
+            return "HTTP " + s.path("status").asInt() + " from target " + s.path("target").asText()
+                    + ", body " + abbreviate(s.path("body").asText(), 80);
+        }
+        return "exit status " + s.path("exitStatus").asText() + ", stdout " + abbreviate(s.path("stdout").asText().strip(), 60)
+                + ", host key " + s.path("hostKeyFingerprint").asText();
+    }
+
+    private boolean counts(int httpRequests, int sshCommands) {
+        out.heading("Executor calls, counted at the demo's own servers");
+        out.line("  allowed calls reach a server exactly once; denied and rejected ones never do");
+        boolean httpOk = httpRequests == 1;
+        boolean sshOk = sshCommands == 1;
+        out.line("calls received by the HTTP service: " + httpRequests + " (expected 1)" + (httpOk ? "" : "  " + out.denied("MISMATCH")));
+        out.line("calls received by the SSH server: " + sshCommands + " (expected 1)" + (sshOk ? "" : "  " + out.denied("MISMATCH")));
+        return httpOk && sshOk;
+    }
+
+    private Optional<String> lastIntentRule(Path actionsJournal) throws IOException {
+        if (!Files.exists(actionsJournal)) {
+            return Optional.empty();
+        }
+        Optional<String> rule = Optional.empty();
+        for (String row : Files.readAllLines(actionsJournal, StandardCharsets.UTF_8)) {
+            JsonNode n = json.readTree(row);
+            if (n.path("kind").asText().equals("intent")) {
+                rule = Optional.of(n.path("rule").asText());
+            }
+        }
+        return rule;
+    }
+
+    private static FakeHttpService httpService() {
+        FakeHttpService http = FakeHttpService.start();
+        HTTP_ROUTES.forEach((path, body) ->
+                http.respond(path, 200, Map.of("Content-Type", "application/json"), body.getBytes(StandardCharsets.UTF_8)));
+        return http;
+    }
+
+    private static FakeSshServer sshServer() {
+        FakeSshServer ssh = FakeSshServer.start();
+        ssh.respond(line -> {
+            String canned = SSH_ANSWERS.get(line);
+            return canned != null ? FakeSshServer.Reply.exit(canned, "", 0)
+                    : FakeSshServer.Reply.exit("", "demo sshd: no canned answer for " + line + '\n', 127);
+        });
+        return ssh;
+    }
+
+    /** {@code http://127.0.0.1:PORT}, without a trailing slash. */
+    private static String baseUrl(FakeHttpService http) {
+        return http.baseUri().toString();
+    }
+
+    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh) throws IOException {
+        Path key = ssh.generateClientKey(dir).privateKeyFile();
+        Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
+
+        ObjectNode root = json.createObjectNode();
+        root.putObject("journal").put("directory", "journal");
+        root.putObject("credentials").putObject("demo-key").put("file", key.toString());
+        ObjectNode target = root.putObject("http").putArray("targets").addObject();
+        target.put("name", HTTP_TARGET).put("baseUrl", baseUrl(http));
+        target.putArray("methods").add("GET");
+        target.putArray("pathPrefixes").add("/api/");
+        target.put("allowPrivateAddresses", true).put("timeoutMs", 5000);
+        ObjectNode host = root.putObject("ssh").putArray("hosts").addObject();
+        host.put("name", SSH_HOST).put("address", "127.0.0.1").put("port", ssh.port()).put("user", "deploy")
+                .put("identity", "demo-key").put("knownHosts", knownHosts.toString()).put("timeoutSeconds", 10);
+        ArrayNode commands = host.putArray("commands");
+        commands.addObject().put("name", "uptime").putArray("argv").add("uptime");
+        ObjectNode status = commands.addObject().put("name", "service-status");
+        status.putArray("argv").add("systemctl").add("is-active").add("{unit}");
+        status.putObject("params").putObject("unit").put("type", "string").put("pattern", "[a-z][a-z0-9-]*").put("maxLength", 32);
+
+        Path config = dir.resolve("postern-demo.json");
+        Files.writeString(config, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + '\n', StandardCharsets.UTF_8);
+        return config;
+    }
+
+    private String request(int id, String method, ObjectNode params) {
+        ObjectNode r = json.createObjectNode();
+        r.put("jsonrpc", "2.0").put("id", id).put("method", method);
+        if (params != null) {
+            r.set("params", params);
+        }
+        return r.toString();
+    }
+
+    private String call(int id, String tool, ObjectNode arguments) {
+        ObjectNode params = json.createObjectNode();
+        params.put("name", tool);
+        params.set("arguments", arguments);
+        return request(id, "tools/call", params);
+    }
+
+    private ObjectNode http(String method, String url) {
+        return json.createObjectNode().put("method", method).put("url", url);
+    }
+
+    private ObjectNode ssh(String command, String unit) {
+        ObjectNode a = json.createObjectNode().put("host", SSH_HOST).put("command", command);
+        a.putObject("args").put("unit", unit);
+        return a;
+    }
+
+    private static String pointer(String p) {
+        return p.isEmpty() ? "/" : p;
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+
+    private static void deleteTree(Path dir, PrintStream diagnostics) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            diagnostics.println("postern demo: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** The gateway's stdout as lines, read on a daemon thread so that each answer can be awaited with a timeout. */
+    private static final class Lines {
+        private final GatewayProcess gateway;
+        /** stdout lines in order; an empty element marks the end of stdout and is put back when taken. */
+        private final BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
+
+        Lines(GatewayProcess gateway) {
+            this.gateway = gateway;
+            Thread reader = new Thread(this::read, "demo-gateway-stdout");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Writes one line (a line end is added) and flushes it. */
+        void send(String line) throws IOException {
+            gateway.stdin().write((line + '\n').getBytes(StandardCharsets.UTF_8));
+            gateway.stdin().flush();
+        }
+
+        /** The next stdout line, waiting up to {@code wait}; empty at end of stdout or when none came in time. */
+        Optional<String> receive(Duration wait) throws InterruptedException {
+            Optional<String> line = lines.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+            if (line == null) {
+                return Optional.empty();
+            }
+            if (line.isEmpty()) {
+                lines.add(line);
+            }
+            return line;
+        }
+
+        private void read() {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(gateway.stdout(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(Optional.of(line));
+                }
+            } catch (IOException e) {
+                // The child's stdout broke; the waiting side sees the end below.
+            } finally {
+                lines.add(Optional.empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.postern.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.postern.fixtures.GatewayProcess;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged {@code bin/postern demo}, piped: its transcript ends with the executor counts the
+ * design promises (allowed calls once each, nothing else) and carries no ANSI escape.
+ */
+class DemoIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void pipedDemoEndsWithOneCallPerExecutorAndPrintsNoAnsiEscapes() throws Exception {
+        byte[] stdout;
+        String context;
+        Optional<Integer> exit;
+        try (GatewayProcess p = GatewayProcess.start(GatewayProcess.launcherCommand(List.of("demo")), dir, Map.of(),
+                ProcessBuilder.Redirect.PIPE)) {
+            p.closeStdin();
+            CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.stderr()));
+            stdout = p.stdout().readAllBytes();
+            exit = p.awaitExit(Duration.ofSeconds(90));
+            context = "command: " + String.join(" ", p.command()) + "\nexit: " + exit.map(String::valueOf).orElse("(still running)")
+                    + "\nstderr:\n" + new String(err.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        }
+        String transcript = new String(stdout, StandardCharsets.UTF_8);
+        context += "\nstdout:\n" + transcript;
+
+        assertEquals(Optional.of(0), exit, context);
+        for (byte b : stdout) {
+            assertTrue(b != 0x1b, "piped output must carry no ANSI escape\n" + context);
+        }
+        List<String> lines = transcript.lines().filter(l -> !l.isBlank()).toList();
+        List<String> last = lines.subList(lines.size() - 3, lines.size());
+        assertEquals(List.of(
+                "calls received by the HTTP service: 1 (expected 1)",
+                "calls received by the SSH server: 1 (expected 1)",
+                "demo: everything happened as expected"), last, context);
+        assertTrue(transcript.contains("DENIED by rule http.path"), context);
+        assertTrue(transcript.contains("DENIED by rule ssh.args.pattern"), context);
+        assertTrue(transcript.contains("REJECTED by the tool's input schema at /followRedirects"), context);
+        assertTrue(transcript.contains("gateway exited with status 2"), context);
+        assertFalse(transcript.contains("UNEXPECTED"), context);
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try (in) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
