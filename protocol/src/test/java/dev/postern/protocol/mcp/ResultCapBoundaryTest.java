@@ -1,5 +1,6 @@
 package dev.postern.protocol.mcp;
 
+import dev.postern.protocol.tools.TestKinds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +26,7 @@ class ResultCapBoundaryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static McpServer server(long cap) {
-        return new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20, cap);
+        return new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20, cap);
     }
 
     private static JsonNode render(long cap, Outcome outcome) throws Exception {
