@@ -2,19 +2,14 @@ package dev.postern.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.Decision;
-import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.Cancellation;
-import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.mcp.Inbound;
-import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerRequests;
 import dev.postern.transport.EndOfInput;
@@ -57,24 +52,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StdioSession {
     static final Duration EOF_GRACE = Duration.ofSeconds(10);
     static final Duration CANCEL_GRACE = Duration.ofSeconds(2);
-    static final Duration APPROVAL_TIMEOUT = Duration.ofSeconds(dev.postern.app.config.ConfigDefaults.APPROVAL_TIMEOUT_SECONDS);
 
     private final McpServer mcp;
-    private final PolicyEngine engine;
-    private final Dispatcher dispatcher;
+    private final ToolCallService calls;
     private final AuditJournal journal;
     private final FrameReader reader;
     private final FrameWriter writer;
     private final PrintStream diagnostics;
     /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
     private final Semaphore admitted;
-    /** Calls waiting for a human, their place given back: at most maxInFlight. */
+    private final int capacity;
+    /** Calls waiting for a human, their admitted place given back: at most maxInFlight. */
     private final Semaphore waits;
     private final int maxInFlight;
-    private final Approvals approvals;
-    private final int capacity;
     private final ExecutorService workers;
-    private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
@@ -82,25 +74,17 @@ public final class StdioSession {
     private boolean closed;
     private boolean broken;
 
-    public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
+    public StdioSession(McpServer mcp, ToolCallService calls, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
-        this(mcp, engine, dispatcher, journal, reader, writer, maxInFlight, diagnostics,
-                new Approvals(RequestStateCodec.withFreshKey(APPROVAL_TIMEOUT), APPROVAL_TIMEOUT, journal));
-    }
-
-    public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
-            FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics, Approvals approvals) {
-        this.approvals = approvals;
-        this.maxInFlight = maxInFlight;
-        this.waits = new Semaphore(maxInFlight);
         this.mcp = mcp;
-        this.engine = engine;
-        this.dispatcher = dispatcher;
+        this.calls = calls;
         this.journal = journal;
         this.reader = reader;
         this.writer = writer;
         this.diagnostics = diagnostics;
         this.capacity = 2 * maxInFlight;
+        this.maxInFlight = maxInFlight;
+        this.waits = new Semaphore(maxInFlight);
         this.admitted = new Semaphore(capacity);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
@@ -186,9 +170,10 @@ public final class StdioSession {
             return batch(b);
         }
         if (inbound instanceof Inbound.Cancel c) {
-            Cancellation cancellation = inFlight.get(c.id());
-            if (cancellation != null) {
-                cancellation.cancel();
+            Running running = inFlight.get(c.id());
+            if (running != null) {
+                running.byClient = true;
+                running.cancellation.cancel();
             }
             return true;
         }
@@ -207,10 +192,10 @@ public final class StdioSession {
             return false;
         }
         admitted.acquire();
-        Cancellation cancellation = new Cancellation();
-        inFlight.put(e.id(), cancellation);
+        Running running = new Running();
+        inFlight.put(e.id(), running);
         try {
-            workers.execute(() -> perform(e, cancellation, answer));
+            workers.execute(() -> perform(e, running, answer));
         } catch (RuntimeException rejected) {
             inFlight.remove(e.id());
             admitted.release();
@@ -253,40 +238,48 @@ public final class StdioSession {
     }
 
     /**
-     * Decides, journals and executes one tool call on a worker thread, then answers it. A call
+     * Runs one tool call through the {@link ToolCallService} on a worker thread, then answers it. A call
      * cancelled while it waited is still decided and journaled (a permit's outcome row says
-     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * CANCELLED) but never runs; a call the client cancelled gets no answer, one the session cancelled
+     * (end of input past the grace period, an interrupt) is answered. Whatever is thrown becomes an answer for the
      * call; the place is released in every case.
      */
-    private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
+    private void perform(Inbound.Execute call, Running running, Answer answer) {
+        Cancellation cancellation = running.cancellation;
         String line = null;
         VirtualMachineError fatalError = null;
         Place place = new Place();
         try {
-            Decision decision = engine.decide(call.action());
-            if (decision instanceof Decision.ApprovalRequired held) {
-                Approvals.Step step = approvals.settle(held.pending(), call.tool(), call.approval(),
-                        (params, timeout, c) -> ask(params, timeout, c, place), cancellation, call.frameSha256());
-                if (step instanceof Approvals.Step.Granted granted) {
-                    Ran ran = execute(granted.permit(), call, cancellation);
-                    fatalError = ran.fatal();
-                    line = mcp.renderOutcome(call.id(), ran.outcome());
-                } else if (step instanceof Approvals.Step.Refused refused) {
-                    // The decisions journal has the approval's answer row; no second row for the same denial.
-                    line = mcp.renderDenial(call.id(), refused.deny());
-                } else if (step instanceof Approvals.Step.InputRequired ask) {
-                    line = mcp.renderInputRequired(call.id(), ask.inputRequests(), ask.requestState());
-                } else {
-                    line = mcp.renderMissingCapability(call.id(), ((Approvals.Step.CapabilityMissing) step).requiredCapabilities());
+            VirtualMachineError[] executorFatal = new VirtualMachineError[1];
+            ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(),
+                    (params, timeout, c) -> ask(params, timeout, c, place));
+            line = calls.call(call.action(), call.frameSha256(), cancellation, asking, new ToolCallService.Answers<String>() {
+                @Override
+                public String denied(Decision.Deny deny) {
+                    return mcp.renderDenial(call.id(), deny);
                 }
-            } else if (decision instanceof Decision.Deny deny) {
-                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
-                line = mcp.renderDenial(call.id(), deny);
-            } else {
-                Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
-                fatalError = ran.fatal();
-                line = mcp.renderOutcome(call.id(), ran.outcome());
-            }
+
+                @Override
+                public String executed(Outcome outcome) {
+                    return mcp.renderOutcome(call.id(), outcome);
+                }
+
+                @Override
+                public void fatal(VirtualMachineError error) {
+                    executorFatal[0] = error;
+                }
+
+                @Override
+                public String inputRequired(ObjectNode inputRequests, String requestState) {
+                    return mcp.renderInputRequired(call.id(), inputRequests, requestState);
+                }
+
+                @Override
+                public String missingCapability(ObjectNode requiredCapabilities) {
+                    return mcp.renderMissingCapability(call.id(), requiredCapabilities);
+                }
+            });
+            fatalError = executorFatal[0];
         } catch (VirtualMachineError e) {
             fatalError = e;
             line = internalError(call, e);
@@ -298,7 +291,7 @@ public final class StdioSession {
                 fatal = true; // before the answer: a client that reads it and sends more must find the session over
             }
             try {
-                answer.accept(cancellation.isCancelled() ? null : line);
+                answer.accept(running.byClient ? null : line);
             } catch (VirtualMachineError e) {
                 fatalError = e;
             } catch (Throwable e) {
@@ -373,34 +366,14 @@ public final class StdioSession {
         return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
     }
 
-    /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
-    private record Ran(Outcome outcome, VirtualMachineError fatal) {
-    }
-
-    private Ran execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
-        long intent;
-        try {
-            intent = journal.intent(permit, call.frameSha256());
-        } catch (JournalUnavailableException e) {
-            diagnostics.println("postern: " + e.getMessage());
-            return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran"),
-                    null);
-        }
-        Outcome outcome;
-        VirtualMachineError fatalError = null;
-        try {
-            outcome = cancellation.isCancelled()
-                    ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                    : dispatcher.dispatch(permit, cancellation);
-        } catch (Throwable e) {
-            // The executor broke its contract with an Error (the Dispatcher turns exceptions into
-            // failures already): the outcome row must say so, never ok.
-            diagnostics.println("postern: the executor failed: " + e);
-            fatalError = e instanceof VirtualMachineError vm ? vm : null;
-            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + e.getClass().getSimpleName());
-        }
-        journal.outcome(intent, outcome);
-        return new Ran(outcome, fatalError);
+    /**
+     * A call admitted and not yet answered: its cancellation, and whether the client asked for it
+     * (then its answer is suppressed, as MCP says). A call the session itself cancels (end of
+     * input past the grace period, an interrupt) is still answered, with what it came to.
+     */
+    private static final class Running {
+        final Cancellation cancellation = new Cancellation();
+        volatile boolean byClient;
     }
 
     /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
@@ -491,6 +464,6 @@ public final class StdioSession {
     }
 
     private void cancelAll() {
-        inFlight.values().forEach(Cancellation::cancel);
+        inFlight.values().forEach(r -> r.cancellation.cancel());
     }
 }

@@ -2,18 +2,15 @@ package dev.postern.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.port.ActionExecutor;
 import dev.postern.protocol.approval.RequestStateCodec;
-import dev.postern.protocol.mcp.McpServer;
-import dev.postern.protocol.mcp.ServerInfo;
-import dev.postern.protocol.tools.ToolCatalog;
-import dev.postern.transport.FrameReader;
-import dev.postern.transport.FrameWriter;
+import dev.postern.protocol.tools.ToolResults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,8 +28,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real session loop (McpServer, PolicyEngine, Dispatcher, FileAuditJournal, Approvals, frame
- * reader and writer) on its own thread, driven line by line like a live client: the test writes a
+ * The real gateway ({@link Gateway}'s own wiring, with this test's {@link Approvals} on a clock the
+ * test moves) on its own thread, driven line by line like a live client: the test writes a
  * line, reads what the gateway wrote, and answers questions by the ids the gateway chose. Recording
  * executors sit at the seam under execution. Not thread-safe; one test at a time.
  */
@@ -47,7 +44,6 @@ final class ApprovalLiveSession implements AutoCloseable {
     private final PipedOutputStream in;
     private final CompletableFuture<ExitStatus> exit;
     private final FileAuditJournal journal;
-    private final Dispatcher dispatcher;
 
     ApprovalLiveSession(Path journalDir, Policy policy, RequestStateCodec states, Duration approvalTimeout) throws IOException {
         this(journalDir, policy, states, approvalTimeout, 4);
@@ -58,14 +54,12 @@ final class ApprovalLiveSession implements AutoCloseable {
         PipedInputStream stdin = new PipedInputStream(1 << 16);
         this.in = new PipedOutputStream(stdin);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        this.journal = FileAuditJournal.open(journalDir, diagnostics);
-        this.dispatcher = new Dispatcher(List.of(http, ssh));
-        StdioSession session = new StdioSession(
-                new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
-                new PolicyEngine(policy), dispatcher, journal,
-                new FrameReader(stdin, 1 << 20), new FrameWriter(new LineSink(out)), maxInFlight, diagnostics,
-                new Approvals(states, approvalTimeout, journal));
-        this.exit = CompletableFuture.supplyAsync(session::run);
+        GatewayConfig config = SessionHarness.config(journalDir, policy, maxInFlight);
+        this.journal = Gateway.journal(config, diagnostics);
+        Approvals approvals = new Approvals(states, approvalTimeout, journal);
+        List<ActionExecutor<?>> executors = List.of(http, ssh);
+        this.exit = CompletableFuture.supplyAsync(() -> Gateway.run(config, journal, executors, ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                approvals, stdin, new LineSink(out), diagnostics, session -> { }));
     }
 
     /** Writes one line (the line end is added). */
@@ -118,7 +112,6 @@ final class ApprovalLiveSession implements AutoCloseable {
             in.close();
             exit.get(WAIT.toSeconds() * 3, TimeUnit.SECONDS);
         } finally {
-            dispatcher.close();
             journal.close();
         }
     }

@@ -60,7 +60,7 @@ class ApprovalSessionTest {
                 Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
                 List.of(new SshCommandSpec("restart", List.of("systemctl", "restart", "{unit}"),
                         Map.of("unit", new ParamSpec.StringParam(Optional.empty(), Optional.of(List.of("nginx", "redis")), 16)), true)));
-        return new Policy(List.of(api), List.of(web));
+        return Policy.of(List.of(api), List.of(web));
     }
 
     private ApprovalLiveSession start(Duration approvalTimeout) throws Exception {

@@ -43,7 +43,7 @@ class ApprovalsTest {
     private static final HttpTarget API = new HttpTarget("api", Origin.parseBaseUrl("https://api.example.com"),
             Set.of("GET", "POST"), List.of("/"), Set.of(), Optional.empty(), Duration.ofSeconds(5), 1024, false)
             .withConfirm(Set.of("POST"));
-    private static final PolicyEngine ENGINE = new PolicyEngine(new Policy(List.of(API), List.of()));
+    private static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(List.of(API), List.of()));
 
     private final Journal journal = new Journal();
     private final Approvals approvals = new Approvals(RequestStateCodec.withFreshKey(Duration.ofSeconds(60)),

@@ -31,7 +31,7 @@ class ApprovalFormTest {
     static PendingApproval pending(String body) {
         HttpTarget t = new HttpTarget("api", Origin.parseBaseUrl("https://api.example.com"), Set.of("POST"), List.of("/"),
                 Set.of(), Optional.empty(), Duration.ofSeconds(5), 1024, false).withConfirm(Set.of("POST"));
-        Decision d = new PolicyEngine(new Policy(List.of(t), List.of())).decide(
+        Decision d = new PolicyEngine(Policy.of(List.of(t), List.of())).decide(
                 new HttpRequestAction("POST", "https://api.example.com/orders/7/cancel", List.of(), List.of(), Optional.of(body)));
         return assertInstanceOf(Decision.ApprovalRequired.class, d).pending();
     }

@@ -41,23 +41,23 @@ class ApprovalPresentationTest {
 
     @Test
     void posternTargetsNamesEveryRuleThatNeedsApproval() {
-        JsonNode targets = ToolCatalog.describePolicy(new Policy(List.of(target(Set.of("POST"))), List.of(host(true))));
+        JsonNode targets = new ToolCatalog(TestKinds.ALL, Policy.denyAll()).describePolicy(Policy.of(List.of(target(Set.of("POST"))), List.of(host(true))));
         assertEquals("[\"POST\"]", targets.path("http").path(0).path("confirm").toString());
         assertFalse(targets.path("ssh").path(0).path("commands").path(0).path("confirm").booleanValue());
         assertTrue(targets.path("ssh").path(0).path("commands").path(1).path("confirm").booleanValue());
-        assertEquals("[]", ToolCatalog.describePolicy(new Policy(List.of(target(Set.of())), List.of()))
+        assertEquals("[]", new ToolCatalog(TestKinds.ALL, Policy.denyAll()).describePolicy(Policy.of(List.of(target(Set.of())), List.of()))
                 .path("http").path(0).path("confirm").toString());
     }
 
     @Test
     void aToolSaysCallsMayWaitForAHumanOnlyWhenOneOfItsRulesNeedsIt() {
-        ToolCatalog asking = new ToolCatalog(new Policy(List.of(target(Set.of("POST"))), List.of(host(true))));
-        ToolCatalog quiet = new ToolCatalog(new Policy(List.of(target(Set.of())), List.of(host(false))));
+        ToolCatalog asking = new ToolCatalog(TestKinds.ALL, Policy.of(List.of(target(Set.of("POST"))), List.of(host(true))));
+        ToolCatalog quiet = new ToolCatalog(TestKinds.ALL, Policy.of(List.of(target(Set.of())), List.of(host(false))));
         assertTrue(description(asking, "http_request").contains("wait for a human"));
         assertTrue(description(asking, "ssh_exec").contains("wait for a human"));
         assertFalse(description(quiet, "http_request").contains("human"));
         assertFalse(description(quiet, "ssh_exec").contains("human"));
-        ToolCatalog mixed = new ToolCatalog(new Policy(List.of(target(Set.of())), List.of(host(true))));
+        ToolCatalog mixed = new ToolCatalog(TestKinds.ALL, Policy.of(List.of(target(Set.of())), List.of(host(true))));
         assertFalse(description(mixed, "http_request").contains("human"), "only the tool whose rule needs it");
         assertTrue(description(mixed, "ssh_exec").contains("wait for a human"));
     }
