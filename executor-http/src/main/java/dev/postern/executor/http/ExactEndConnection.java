@@ -22,8 +22,10 @@ import org.apache.hc.core5.http.message.MessageSupport;
  * where it said it would: the body was read to its declared end (or the response has no body) and
  * not one byte more is buffered or waiting on the socket. Anything a target sends past the end of
  * its response (a smuggled second response) makes the pool discard the connection instead of
- * handing those bytes to the next call. Bytes that arrive later still, after the check, stay on a
- * connection that only the same target's calls reuse (see {@link Clients}).
+ * handing those bytes to the next call, and fails the call itself: the read that reaches the end of
+ * the body (or closing the body, or receiving a bodiless head) throws {@link ResponseOverrunException}.
+ * Bytes that arrive later still, after the check, are not seen: they stay on a connection that only
+ * the same target's calls reuse (see {@link Clients}).
  */
 final class ExactEndConnection extends DefaultManagedHttpClientConnection {
     private static final AtomicLong IDS = new AtomicLong();
@@ -64,6 +66,9 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
             if (method != null && !MessageSupport.canResponseHaveBody(method, response)) {
                 // No body will be read (HEAD, 204, 304): the head itself is the end.
                 endedExactly = nothingMore(probe.buffer, socketInput());
+                if (!endedExactly) {
+                    throw new ResponseOverrunException("head (status " + response.getCode() + ", no body)");
+                }
             }
         }
         return response;
@@ -71,40 +76,66 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
 
     @Override
     protected InputStream createContentInputStream(long length, SessionInputBuffer buffer, InputStream socket) {
-        InputStream body = super.createContentInputStream(length, buffer, socket);
-        return new FilterInputStream(body) {
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b < 0) {
-                    atEnd(buffer, socket);
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] into, int off, int len) throws IOException {
-                int n = super.read(into, off, len);
-                if (n < 0) {
-                    atEnd(buffer, socket);
-                }
-                return n;
-            }
-
-            /**
-             * Closing reads the body to its declared end (a decompressing reader stops at the
-             * gzip trailer without asking for more); only then is the end checked.
-             */
-            @Override
-            public void close() throws IOException {
-                super.close();
-                atEnd(buffer, socket);
-            }
-        };
+        return new EndCheckingStream(super.createContentInputStream(length, buffer, socket), buffer, socket);
     }
 
-    private void atEnd(SessionInputBuffer buffer, InputStream socket) {
+    /** Records whether the response ended exactly; more bytes after the end are an overrun. */
+    private void checkEnd(SessionInputBuffer buffer, InputStream socket) throws ResponseOverrunException {
         endedExactly = nothingMore(buffer, socket);
+        if (!endedExactly) {
+            throw new ResponseOverrunException("body");
+        }
+    }
+
+    /**
+     * A response body that checks, once, where it ends: at the read that returns end of stream or,
+     * failing that, on close.
+     */
+    private final class EndCheckingStream extends FilterInputStream {
+        private final SessionInputBuffer buffer;
+        private final InputStream socket;
+        private boolean checked;
+
+        EndCheckingStream(InputStream body, SessionInputBuffer buffer, InputStream socket) {
+            super(body);
+            this.buffer = buffer;
+            this.socket = socket;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b < 0) {
+                atEnd();
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] into, int off, int len) throws IOException {
+            int n = super.read(into, off, len);
+            if (n < 0) {
+                atEnd();
+            }
+            return n;
+        }
+
+        /**
+         * Closing reads the body to its declared end (a decompressing reader stops at the gzip
+         * trailer without asking for more); only then is the end checked.
+         */
+        @Override
+        public void close() throws IOException {
+            super.close();
+            atEnd();
+        }
+
+        private void atEnd() throws ResponseOverrunException {
+            if (!checked) {
+                checked = true;
+                checkEnd(buffer, socket);
+            }
+        }
     }
 
     /** The pool reuses a connection only when this is true: the last response ended exactly. */

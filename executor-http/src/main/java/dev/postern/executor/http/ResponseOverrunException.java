@@ -1,0 +1,16 @@
+package dev.postern.executor.http;
+
+import java.io.IOException;
+
+/**
+ * A response did not end where it said it would: bytes were buffered or waiting on the socket when
+ * its body (or, for a bodiless response, its head) ended. The call fails with
+ * {@code UPSTREAM_PROTOCOL_ERROR} and its connection is discarded.
+ */
+final class ResponseOverrunException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ResponseOverrunException(String where) {
+        super("bytes followed the end of the response " + where);
+    }
+}
