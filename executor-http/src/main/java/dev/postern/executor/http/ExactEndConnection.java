@@ -24,8 +24,9 @@ import org.apache.hc.core5.http.message.MessageSupport;
  * its response (a smuggled second response) makes the pool discard the connection instead of
  * handing those bytes to the next call, and fails the call itself: the read that reaches the end of
  * the body (or closing the body, or receiving a bodiless head) throws {@link ResponseOverrunException}.
- * Bytes that arrive later still, after the check, are not seen: they stay on a connection that only
- * the same target's calls reuse (see {@link Clients}).
+ * Bytes that arrive after that check but before the connection's next request is sent fail that
+ * next call (always the same target's: see {@link Clients}) instead of answering it. Bytes that
+ * arrive only after the next request was sent cannot be told from its response.
  */
 final class ExactEndConnection extends DefaultManagedHttpClientConnection {
     private static final AtomicLong IDS = new AtomicLong();
@@ -52,10 +53,33 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
         };
     }
 
+    /**
+     * Before a request goes out on a kept connection, bytes already waiting on it can only be left
+     * over from the previous response (they came after its end was checked): the call fails rather
+     * than read them as its answer.
+     */
     @Override
     public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
+        if (bytesWaiting()) {
+            throw new ResponseOverrunException(
+                    "bytes were waiting on its kept connection before this request was sent, left over from the previous response");
+        }
         method = request.getMethod();
         super.sendRequestHeader(request);
+    }
+
+    /** True when bytes nobody asked for are buffered or readable now; never blocks. */
+    private boolean bytesWaiting() {
+        SessionInputBuffer buffer = probe.buffer;
+        if (buffer != null && buffer.length() > 0) {
+            return true;
+        }
+        InputStream socket = socketInput();
+        try {
+            return socket != null && socket.available() > 0;
+        } catch (IOException e) {
+            return false; // a broken socket fails the send on its own
+        }
     }
 
     @Override
@@ -67,7 +91,8 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
                 // No body will be read (HEAD, 204, 304): the head itself is the end.
                 endedExactly = nothingMore(probe.buffer, socketInput());
                 if (!endedExactly) {
-                    throw new ResponseOverrunException("head (status " + response.getCode() + ", no body)");
+                    throw new ResponseOverrunException(
+                            "bytes followed the end of its response head (status " + response.getCode() + ", no body)");
                 }
             }
         }
@@ -83,7 +108,7 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
     private void checkEnd(SessionInputBuffer buffer, InputStream socket) throws ResponseOverrunException {
         endedExactly = nothingMore(buffer, socket);
         if (!endedExactly) {
-            throw new ResponseOverrunException("body");
+            throw new ResponseOverrunException("bytes followed the end of its response body");
         }
     }
 

@@ -319,9 +319,9 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
         ResponseOverrunException overrun = cause(e, ResponseOverrunException.class);
         if (overrun != null) {
-            return new ExecutionFailure(FailureCode.UPSTREAM_PROTOCOL_ERROR, "the response from " + name
-                    + " did not end where its headers said it would (" + overrun.getMessage()
-                    + "), so none of it is returned and its connection was discarded");
+            return new ExecutionFailure(FailureCode.UPSTREAM_PROTOCOL_ERROR, "a response from " + name
+                    + " did not end where its headers said it would: " + overrun.getMessage()
+                    + "; nothing of it is returned and the connection was discarded");
         }
         AddressRefusedException refused = cause(e, AddressRefusedException.class);
         if (refused != null) {

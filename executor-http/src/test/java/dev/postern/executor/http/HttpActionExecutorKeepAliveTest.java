@@ -29,6 +29,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -60,7 +62,8 @@ class HttpActionExecutorKeepAliveTest {
         HttpResponseOutcome second = response(executor.execute(permit(policy, "/b/plain"), NEVER));
         HttpResponseOutcome third = response(executor.execute(permit(policy, "/b/plain"), NEVER));
 
-        assertTrue(first.message().contains("did not end where its headers said"), first.message());
+        assertTrue(first.message().contains("did not end where its headers said it would: bytes followed the end of its response body"),
+                first.message());
         assertFalse(first.message().contains("STOLEN") || first.message().contains("hello"), first.message());
         assertEquals(201, second.status());
         assertEquals("b-own", body(second));
@@ -121,10 +124,35 @@ class HttpActionExecutorKeepAliveTest {
     }
 
     @Test
+    void bytesSentLateNeverAnswerTheSameTargetsNextCall() throws InterruptedException {
+        Policy policy = twoTargets(server.port());
+
+        Outcome first = executor.execute(permit(policy, "/a/late-smuggle"), NEVER);
+        server.awaitLateBytes();
+        Outcome second = executor.execute(permit(policy, "/a/plain"), NEVER);
+        HttpResponseOutcome third = response(executor.execute(permit(policy, "/a/plain"), NEVER));
+
+        if (first instanceof HttpResponseOutcome r) {
+            // The late bytes came after the first call's end was checked: they wait on its
+            // connection, and the next call on it fails before sending rather than read them.
+            assertEquals("hello", body(r));
+            ExecutionFailure f = overrun(second);
+            assertTrue(f.message().contains("before this request was sent, left over from the previous response"), f.message());
+        } else {
+            // A slow machine: the late bytes were already there at the end check.
+            overrun(first);
+            assertEquals("a-own", body(response(second)));
+        }
+        assertEquals(201, third.status());
+        assertEquals("a-own", body(third));
+    }
+
+    @Test
     void bytesPastTheEndOfABodilessResponseFailTheCallAndDiscardTheConnection() {
         Policy policy = twoTargets(server.port());
 
-        overrun(executor.execute(permit(policy, "/a/nocontent-smuggle"), NEVER));
+        ExecutionFailure first = overrun(executor.execute(permit(policy, "/a/nocontent-smuggle"), NEVER));
+        assertTrue(first.message().contains("end of its response head (status 204, no body)"), first.message());
         HttpResponseOutcome second = response(executor.execute(permit(policy, "/a/plain"), NEVER));
 
         assertEquals(201, second.status());
@@ -209,6 +237,8 @@ class HttpActionExecutorKeepAliveTest {
     private static final class RawServer implements AutoCloseable {
         private final ServerSocket socket;
         private final AtomicInteger connections = new AtomicInteger();
+        /** Counted down once a late-smuggle connection has written its late bytes. */
+        private final CountDownLatch lateBytesSent = new CountDownLatch(1);
 
         RawServer() {
             try {
@@ -230,6 +260,12 @@ class HttpActionExecutorKeepAliveTest {
             return connections.get();
         }
 
+        void awaitLateBytes() throws InterruptedException {
+            if (!lateBytesSent.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the server never sent its late bytes");
+            }
+        }
+
         private void acceptLoop() {
             while (!socket.isClosed()) {
                 try {
@@ -244,7 +280,7 @@ class HttpActionExecutorKeepAliveTest {
             }
         }
 
-        private static void serve(Socket s) {
+        private void serve(Socket s) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 while (true) {
                     String head = readHead(in);
@@ -287,6 +323,9 @@ class HttpActionExecutorKeepAliveTest {
                     }
                     out.write(answer.getBytes(StandardCharsets.US_ASCII));
                     out.flush();
+                    if (path.endsWith("/late-smuggle")) {
+                        lateBytesSent.countDown();
+                    }
                 }
             } catch (IOException e) {
                 // The client went away.

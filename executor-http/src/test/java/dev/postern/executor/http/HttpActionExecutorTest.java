@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -319,9 +320,9 @@ class HttpActionExecutorTest {
             for (byte b : password.getBytes(StandardCharsets.UTF_8)) {
                 encoded.append(String.format("%%%02x", b & 0xff));
             }
-            String upper = password.toUpperCase(java.util.Locale.ROOT);
-            return new Reply(200, Map.of("X-Upper", upper, "Location", "/next?pw=" + encoded.toString().toUpperCase(java.util.Locale.ROOT)),
-                    ("next=/login%3Fpw%3D" + encoded + "&upper=" + upper + "&url=" + encoded.toString().toUpperCase(java.util.Locale.ROOT))
+            String upper = password.toUpperCase(Locale.ROOT);
+            return new Reply(200, Map.of("X-Upper", upper, "Location", "/next?pw=" + encoded.toString().toUpperCase(Locale.ROOT)),
+                    ("next=/login%3Fpw%3D" + encoded + "&upper=" + upper + "&url=" + encoded.toString().toUpperCase(Locale.ROOT))
                             .getBytes(StandardCharsets.UTF_8));
         });
         HttpTarget target = Permits.target(base(), Optional.of(auth("basic", HttpAuth.Scheme.BASIC)),
