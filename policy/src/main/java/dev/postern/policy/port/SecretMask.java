@@ -196,10 +196,26 @@ public final class SecretMask {
      * 3k bytes of {@code at}; they are tracked as a set, which keeps the work linear in the needle.
      */
     private static int matchEnd(byte[] body, int at, int limit, byte[] needle) {
-        int first = body[at] & 0xff;
-        if (fold(first) != fold(needle[0] & 0xff) && first != '%' && !(first == '+' && needle[0] == ' ')) {
-            return NONE;
+        // Fast path: byte for byte (up to case, + for space) until a '%' needs the general match.
+        int p = at;
+        for (byte nb : needle) {
+            if (p >= limit) {
+                return PREFIX;
+            }
+            int b = body[p++] & 0xff;
+            if (b == '%') {
+                return p - 1 == at && cannotStart(body, at, limit, needle[0]) ? NONE : matchEncoded(body, at, limit, needle);
+            }
+            int want = fold(nb & 0xff);
+            if (fold(b) != want && !(b == '+' && want == ' ')) {
+                return NONE;
+            }
         }
+        return p;
+    }
+
+    /** {@link #matchEnd} where a '%' lies on the way: every decoding of the run is followed. */
+    private static int matchEncoded(byte[] body, int at, int limit, byte[] needle) {
         int span = 3 * needle.length + 1;
         boolean[] here = new boolean[span];
         here[0] = true;
@@ -240,6 +256,14 @@ public final class SecretMask {
             hi = nextHi;
         }
         return at + hi;
+    }
+
+    /** True when the escape {@code %XX} at {@code at} is whole and decodes to another byte than {@code first}, itself no '%'. */
+    private static boolean cannotStart(byte[] body, int at, int limit, byte first) {
+        if (first == '%' || at + 2 >= limit || hex(body[at + 1]) < 0 || hex(body[at + 2]) < 0) {
+            return false;
+        }
+        return fold(hex(body[at + 1]) << 4 | hex(body[at + 2])) != fold(first & 0xff);
     }
 
     /** The value of a hex digit (either case), or -1. */
