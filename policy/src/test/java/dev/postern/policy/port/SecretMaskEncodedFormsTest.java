@@ -75,6 +75,13 @@ class SecretMaskEncodedFormsTest {
     }
 
     @Test
+    void aSecretHoldingAPercentSignIsMaskedLiteralOrEncodedButNotDecodedAsAnEscape() {
+        SecretMask mask = new SecretMask(List.of("ab%41cd".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals("[****] [****] [****]", mask.mask("[ab%41cd] [AB%2541CD] [ab%2541cd]"));
+        assertEquals("[abAcd] [ab%cd]", mask.mask("[abAcd] [ab%cd]"));
+    }
+
+    @Test
     void theFourByteFloorCountsTheSecretNotItsEncodedForm() {
         // "a b" is 3 bytes; "a%20b" is 5, but the secret is still under the floor and never masked.
         SecretMask mask = new SecretMask(List.of("a b".getBytes(StandardCharsets.US_ASCII)));
