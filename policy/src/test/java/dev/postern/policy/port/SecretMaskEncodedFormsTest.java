@@ -87,6 +87,11 @@ class SecretMaskEncodedFormsTest {
     }
 
     @Test
+    void textWithCharactersAboveLatin1KeepsThemAndMasksTheSecretBetweenThem() {
+        assertEquals("\u2603 a **** \u2603\u2603 b **** \u00ff", MASK.mask("\u2603 a PA+SS%2BW%2FRD-X9 \u2603\u2603 b pa ss+w/rd-x9 \u00ff"));
+    }
+
+    @Test
     void aNonAsciiSecretIsMaskedPercentEncodedAsUtf8InEitherHexCase() {
         SecretMask mask = new SecretMask(List.of("pässwörd".getBytes(StandardCharsets.UTF_8)));
         assertEquals("x=****", mask.mask("x=p%C3%A4sSw%c3%b6RD"));
