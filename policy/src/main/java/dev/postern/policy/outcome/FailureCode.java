@@ -26,5 +26,10 @@ public enum FailureCode {
     /** The intent row could not be written to the actions journal, so nothing ran. */
     JOURNAL_UNAVAILABLE,
     /** Anything else that went wrong inside an executor. */
-    EXECUTOR_FAILED
+    EXECUTOR_FAILED,
+    /**
+     * The target broke its protocol in a way that makes its answer untrustworthy, such as an HTTP
+     * response with bytes after its declared end (a smuggled second response); nothing of it is returned.
+     */
+    UPSTREAM_PROTOCOL_ERROR
 }
