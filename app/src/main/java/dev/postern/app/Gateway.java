@@ -18,6 +18,7 @@ import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
+import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.EffectKind;
@@ -32,6 +33,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -99,7 +101,7 @@ public final class Gateway {
         ExitStatus status;
         try (journal) {
             status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
-                    in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                    approvals(config, journal, Clock.systemUTC()), in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
                         session.onOutputBroken(() -> {
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
@@ -128,17 +130,33 @@ public final class Gateway {
      */
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
             InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
+        return run(config, journal, substitutes, maxResultBytes, approvals(config, journal, Clock.systemUTC()),
+                in, protocolOut, diagnostics, process);
+    }
+
+    /** As above, with the approval step the caller built (tests: on a clock they move). */
+    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
+            Approvals approvals, InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
         ToolCatalog catalog = catalog(config);
-        return run(config, journal, substitutes, maxResultBytes, () -> catalog, in, protocolOut, diagnostics, process);
+        return run(config, journal, substitutes, maxResultBytes, () -> catalog, approvals, in, protocolOut, diagnostics, process);
+    }
+
+    /**
+     * The approval step: a fresh requestState key for this process, states living as long as a human
+     * may take ({@code session.approvalTimeoutSeconds}), questions and answers in {@code journal}.
+     */
+    static Approvals approvals(GatewayConfig config, AuditJournal journal, Clock clock) {
+        return new Approvals(RequestStateCodec.withFreshKey(config.approvalTimeout(), clock, RequestStateCodec.DEFAULT_MAX_REDEEMED),
+                config.approvalTimeout(), journal);
     }
 
     private static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
-            long maxResultBytes, Supplier<ToolCatalog> catalog, InputStream in, OutputStream protocolOut, PrintStream diagnostics,
-            Consumer<StdioSession> process) {
+            long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
+            PrintStream diagnostics, Consumer<StdioSession> process) {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
             StdioSession session = new StdioSession(
                     new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
-                    ToolCallService.executing(policyEngine(config), journal, dispatcher, diagnostics),
+                    ToolCallService.executing(policyEngine(config), journal, dispatcher, diagnostics, approvals),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
                     new FrameWriter(protocolOut),

@@ -1,5 +1,6 @@
 package dev.postern.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.Decision;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.AuditJournal;
@@ -10,6 +11,7 @@ import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.mcp.Inbound;
 import dev.postern.protocol.mcp.McpServer;
+import dev.postern.protocol.mcp.ServerRequests;
 import dev.postern.transport.EndOfInput;
 import dev.postern.transport.Frame;
 import dev.postern.transport.FrameReader;
@@ -21,11 +23,14 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -35,6 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * are served while every worker is busy (a waiting call that is cancelled never runs); past that
  * the reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error
  * writes one error line, cancels what is in flight and ends the session; nothing is written after it.
+ *
+ * <p>A call waiting for a human's answer ({@code elicitation/create}) gives its place back while it
+ * waits, so the reader keeps reading and the answer, which comes in on stdin, is read; at most
+ * {@code maxInFlight} calls wait at once, each on its worker.
  *
  * <p>Every {@link Throwable} on a worker becomes an answer for its call and releases its place; a
  * fatal {@link VirtualMachineError} then ends the session ({@link ExitStatus#INTERNAL_ERROR}), as
@@ -53,6 +62,9 @@ public final class StdioSession {
     /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
     private final Semaphore admitted;
     private final int capacity;
+    /** Calls waiting for a human, their admitted place given back: at most maxInFlight. */
+    private final Semaphore waits;
+    private final int maxInFlight;
     private final ExecutorService workers;
     private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
@@ -71,6 +83,8 @@ public final class StdioSession {
         this.writer = writer;
         this.diagnostics = diagnostics;
         this.capacity = 2 * maxInFlight;
+        this.maxInFlight = maxInFlight;
+        this.waits = new Semaphore(maxInFlight);
         this.admitted = new Semaphore(capacity);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
@@ -103,6 +117,8 @@ public final class StdioSession {
                     return ExitStatus.INTERNAL_ERROR;
                 }
                 if (read instanceof EndOfInput) {
+                    // No answer can come any more: calls waiting for a human end now (approval.timeout).
+                    mcp.serverRequests().endAll();
                     drain(EOF_GRACE);
                     return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
@@ -232,9 +248,12 @@ public final class StdioSession {
         Cancellation cancellation = running.cancellation;
         String line = null;
         VirtualMachineError fatalError = null;
+        Place place = new Place();
         try {
             VirtualMachineError[] executorFatal = new VirtualMachineError[1];
-            line = calls.call(call.action(), call.frameSha256(), cancellation, new ToolCallService.Answers<String>() {
+            ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(),
+                    (params, timeout, c) -> ask(params, timeout, c, place));
+            line = calls.call(call.action(), call.frameSha256(), cancellation, asking, new ToolCallService.Answers<String>() {
                 @Override
                 public String denied(Decision.Deny deny) {
                     return mcp.renderDenial(call.id(), deny);
@@ -248,6 +267,16 @@ public final class StdioSession {
                 @Override
                 public void fatal(VirtualMachineError error) {
                     executorFatal[0] = error;
+                }
+
+                @Override
+                public String inputRequired(ObjectNode inputRequests, String requestState) {
+                    return mcp.renderInputRequired(call.id(), inputRequests, requestState);
+                }
+
+                @Override
+                public String missingCapability(ObjectNode requiredCapabilities) {
+                    return mcp.renderMissingCapability(call.id(), requiredCapabilities);
                 }
             });
             fatalError = executorFatal[0];
@@ -268,11 +297,67 @@ public final class StdioSession {
             } catch (Throwable e) {
                 diagnostics.println("postern: could not answer a tool call: " + e);
             } finally {
-                admitted.release();
+                place.release();
             }
         }
         if (fatalError != null) {
             fatal(fatalError);
+        }
+    }
+
+    /**
+     * Where a call stands against the session's bounds: it holds a place among the admitted calls,
+     * or, once it waits for a human, a place among the waiting ones instead. Used by one worker.
+     */
+    private final class Place {
+        private boolean waiting;
+
+        /** Trades the admitted place for a waiting one; false when maxInFlight calls already wait. */
+        boolean startWaiting() {
+            if (waiting) {
+                return true;
+            }
+            if (!waits.tryAcquire()) {
+                return false;
+            }
+            waiting = true;
+            admitted.release();
+            return true;
+        }
+
+        void release() {
+            (waiting ? waits : admitted).release();
+        }
+    }
+
+    /**
+     * Puts one approval question to the client and waits for the answer, the timeout, the call's
+     * cancellation or the end of input, with the call's admitted place given back meanwhile (see the
+     * class comment). Runs on the call's worker; the call keeps its waiting place until it ends, never
+     * taking an admitted one again (that could wait on calls queued behind this very worker).
+     */
+    private Approvals.Asked ask(ObjectNode params, Duration timeout, Cancellation cancellation, Place place) {
+        if (!place.startWaiting()) {
+            return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
+        }
+        ServerRequests.Pending pending = mcp.serverRequests().open();
+        cancellation.onCancel(() -> pending.reply().cancel(false));
+        try {
+            emit(mcp.renderServerRequest(pending.id(), "elicitation/create", params));
+            return new Approvals.Asked.Replied(pending.reply().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            mcp.serverRequests().end(pending.id());
+            emit(mcp.renderCancelServerRequest(pending.id(), "Postern waited " + timeout.toSeconds() + " s; the call ended unapproved"));
+            return new Approvals.Asked.TimedOut();
+        } catch (CancellationException e) {
+            mcp.serverRequests().end(pending.id());
+            return cancellation.isCancelled() ? new Approvals.Asked.Cancelled() : new Approvals.Asked.Ended();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            mcp.serverRequests().end(pending.id());
+            return new Approvals.Asked.Ended();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("an answer future never fails", e);
         }
     }
 
@@ -355,11 +440,21 @@ public final class StdioSession {
         }
     }
 
+    /** Idle: no call waits for a human and none holds an admitted place. */
     private boolean awaitIdle(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            if (admitted.tryAcquire(capacity, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                admitted.release(capacity);
-                return true;
+            if (!waits.tryAcquire(maxInFlight, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                if (admitted.tryAcquire(capacity, left, TimeUnit.NANOSECONDS)) {
+                    admitted.release(capacity);
+                    return true;
+                }
+            } finally {
+                waits.release(maxInFlight);
             }
             return false;
         } catch (InterruptedException e) {

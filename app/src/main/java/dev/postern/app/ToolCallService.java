@@ -1,7 +1,10 @@
 package dev.postern.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.config.ConfigDefaults;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
+import dev.postern.policy.PendingApproval;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -12,14 +15,19 @@ import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.approval.ApprovalRoute;
+import dev.postern.protocol.approval.RequestStateCodec;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The use case, once: a bound tool call is decided; a denial is journaled and answered; a permit gets
  * its intent row on disk, then its executor through the {@link Dispatcher}, then its outcome row, and
- * is answered. {@code mcp-stdio} runs {@link #call}; {@code explain} runs {@link #dryRun}, which stops
+ * is answered. A decision that needs a human's approval goes through {@link Approvals} first, and
+ * only an explicit approval of that exact action yields the permit. {@code mcp-stdio} runs
+ * {@link #call}; {@code explain} runs {@link #dryRun}, which stops
  * after the decision, before the journal and the executor. How the answer looks is the caller's
  * ({@link Answers}). Thread-safe.
  */
@@ -38,6 +46,12 @@ public final class ToolCallService {
          * ({@link #executed}), and the caller should now end the session.
          */
         void fatal(VirtualMachineError error);
+
+        /** Stateless era, first call under a confirm rule: ask through {@code input_required}; nothing ran. */
+        R inputRequired(ObjectNode inputRequests, String requestState);
+
+        /** Stateless era: the call needs form elicitation, which the request did not declare (-32021); nothing ran. */
+        R missingCapability(ObjectNode requiredCapabilities);
     }
 
     /** How the caller renders the end of a dry run. */
@@ -45,13 +59,32 @@ public final class ToolCallService {
         R denied(Decision.Deny deny);
 
         R permitted(AuthorizedAction permit);
+
+        /** Allowed only once a human approves; no one is asked in a dry run. */
+        R approvalRequired(PendingApproval pending);
     }
 
-    private record Effects(AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics) {
+    /** How a call came in, for the approval step: the tool's name and how its client can be asked. */
+    public record Asking(String tool, ApprovalRoute route, Approvals.Elicitor elicitor) {
+        public Asking {
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(route, "route");
+            Objects.requireNonNull(elicitor, "elicitor");
+        }
+
+        /** A call whose client cannot be asked: a confirm rule ends it approval.unsupported. */
+        static Asking nobody() {
+            return new Asking("unnamed", new ApprovalRoute.Unable("no human can be asked on this connection"),
+                    (params, timeout, cancellation) -> new Approvals.Asked.Unavailable("no human can be asked"));
+        }
+    }
+
+    private record Effects(AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics, Approvals approvals) {
         Effects {
             Objects.requireNonNull(journal, "journal");
             Objects.requireNonNull(dispatcher, "dispatcher");
             Objects.requireNonNull(diagnostics, "diagnostics");
+            Objects.requireNonNull(approvals, "approvals");
         }
     }
 
@@ -62,7 +95,14 @@ public final class ToolCallService {
 
     /** A service that journals and executes. */
     static ToolCallService executing(PolicyEngine engine, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics) {
-        return new ToolCallService(engine, Optional.of(new Effects(journal, dispatcher, diagnostics)));
+        Duration wait = Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS);
+        return executing(engine, journal, dispatcher, diagnostics, new Approvals(RequestStateCodec.withFreshKey(wait), wait, journal));
+    }
+
+    /** A service that journals and executes, asking a human through {@code approvals} where a rule says confirm. */
+    static ToolCallService executing(PolicyEngine engine, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics,
+                                     Approvals approvals) {
+        return new ToolCallService(engine, Optional.of(new Effects(journal, dispatcher, diagnostics, approvals)));
     }
 
     /** A service that can only explain: it holds no journal and no executor. */
@@ -72,8 +112,31 @@ public final class ToolCallService {
 
     /** Decides, journals and executes one call; {@code frameSha256} identifies the frame it came in. */
     public <R> R call(Action action, String frameSha256, Cancellation cancellation, Answers<R> answers) {
+        return call(action, frameSha256, cancellation, Asking.nobody(), answers);
+    }
+
+    /**
+     * Decides, asks a human where a rule says so (blocking while a handshake-era human decides),
+     * journals and executes one call.
+     */
+    public <R> R call(Action action, String frameSha256, Cancellation cancellation, Asking asking, Answers<R> answers) {
         Effects e = effects.orElseThrow(() -> new IllegalStateException("this service only explains"));
         Decision decision = engine.decide(action);
+        if (decision instanceof Decision.ApprovalRequired held) {
+            Approvals.Step step = e.approvals().settle(held.pending(), asking.tool(), asking.route(), asking.elicitor(),
+                    cancellation, frameSha256);
+            if (step instanceof Approvals.Step.Refused refused) {
+                // The decisions journal has the approval's answer row; no second row for the same denial.
+                return answers.denied(refused.deny());
+            }
+            if (step instanceof Approvals.Step.InputRequired ask) {
+                return answers.inputRequired(ask.inputRequests(), ask.requestState());
+            }
+            if (step instanceof Approvals.Step.CapabilityMissing missing) {
+                return answers.missingCapability(missing.requiredCapabilities());
+            }
+            decision = new Decision.Permit(((Approvals.Step.Granted) step).permit());
+        }
         if (decision instanceof Decision.Deny deny) {
             e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256));
             return answers.denied(deny);
@@ -91,6 +154,9 @@ public final class ToolCallService {
         Decision decision = engine.decide(action);
         if (decision instanceof Decision.Deny deny) {
             return answers.denied(deny);
+        }
+        if (decision instanceof Decision.ApprovalRequired held) {
+            return answers.approvalRequired(held.pending());
         }
         return answers.permitted(((Decision.Permit) decision).permit());
     }

@@ -2,6 +2,7 @@ package dev.postern.app;
 
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.ApprovalRecord;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
@@ -16,10 +17,16 @@ final class FailingAuditJournal implements AuditJournal {
     final List<Rejection> rejections = new CopyOnWriteArrayList<>();
     final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
     final List<AuthorizedAction> intents = new CopyOnWriteArrayList<>();
+    final List<ApprovalRecord> approvals = new CopyOnWriteArrayList<>();
 
     @Override
     public void rejected(Rejection rejection) {
         rejections.add(rejection);
+    }
+
+    @Override
+    public void approval(ApprovalRecord record) {
+        approvals.add(record);
     }
 
     @Override

@@ -57,6 +57,16 @@ class ToolCallServiceTest {
         public void fatal(VirtualMachineError error) {
             throw new AssertionError("no executor here fails fatally", error);
         }
+
+        @Override
+        public String inputRequired(com.fasterxml.jackson.databind.node.ObjectNode inputRequests, String requestState) {
+            throw new AssertionError("no rule here needs approval");
+        }
+
+        @Override
+        public String missingCapability(com.fasterxml.jackson.databind.node.ObjectNode requiredCapabilities) {
+            throw new AssertionError("no rule here needs approval");
+        }
     };
 
     @Test
@@ -108,6 +118,11 @@ class ToolCallServiceTest {
             @Override
             public AuthorizedAction permitted(AuthorizedAction p) {
                 return p;
+            }
+
+            @Override
+            public AuthorizedAction approvalRequired(dev.postern.policy.PendingApproval pending) {
+                throw new AssertionError("no rule here needs approval");
             }
         });
 

@@ -47,7 +47,8 @@ public final class Demo {
     /** Canned SSH answers by command line, exactly as the SSH executor quotes argv for a POSIX shell. */
     private static final Map<String, String> SSH_ANSWERS = Map.of(
             "'uptime'", " 12:00:01 up 42 days,  3:14,  0 users,  load average: 0.08, 0.03, 0.01\n",
-            "'systemctl' 'is-active' 'nginx'", "active\n");
+            "'systemctl' 'is-active' 'nginx'", "active\n",
+            "'systemctl' 'restart' 'nginx'", "");
 
     private final ObjectMapper json = new ObjectMapper();
     private final Transcript out;
@@ -121,7 +122,8 @@ public final class Demo {
         List<Step> steps = new ArrayList<>();
         ObjectNode init = json.createObjectNode();
         init.put("protocolVersion", "2025-11-25");
-        init.putObject("capabilities");
+        // The demo client can put a question to a human (the scripted one below): it declares elicitation.
+        init.putObject("capabilities").putObject("elicitation");
         init.putObject("clientInfo").put("name", "postern-demo").put("version", "1");
         steps.add(new Step("initialize (protocol 2025-11-25)", request(1, "initialize", init), Step.Expect.RESULT));
         steps.add(new Step("notifications/initialized", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
@@ -140,8 +142,14 @@ public final class Demo {
         extra.put("followRedirects", true);
         steps.add(new Step("http_request with an argument the schema does not have (followRedirects)",
                 call(8, "http_request", extra), Step.Expect.INVALID_ARGUMENTS));
-        steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"",
-                "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
+        steps.add(new Step("ssh_exec " + SSH_HOST + " restart {unit: nginx}  (marked confirm: a human is asked, and approves)",
+                call(9, "ssh_exec", ssh("restart", "nginx")), Step.Expect.APPROVED));
+        ObjectNode order = http("POST", baseUrl + "/api/orders");
+        order.put("body", "{\"item\":1,\"quantity\":500}");
+        steps.add(new Step("http_request POST " + baseUrl + "/api/orders  (marked confirm: a human is asked, and declines)",
+                call(10, "http_request", order), Step.Expect.DECLINED));
+        steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\"",
+                "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
         return steps;
     }
 
@@ -157,6 +165,11 @@ public final class Demo {
                 out.detail("(a notification: no answer expected)");
                 continue;
             }
+            if (step.expect() == Step.Expect.APPROVED || step.expect() == Step.Expect.DECLINED) {
+                if (!answerTheQuestion(gateway, step.expect() == Step.Expect.APPROVED)) {
+                    return false;
+                }
+            }
             Optional<String> answer = gateway.receive(ANSWER_WAIT);
             if (answer.isEmpty()) {
                 out.detail(out.denied("UNEXPECTED") + ": no answer within " + ANSWER_WAIT.toSeconds() + " s");
@@ -170,6 +183,38 @@ public final class Demo {
             all &= ok;
         }
         return all;
+    }
+
+    /**
+     * Reads the gateway's {@code elicitation/create} for the pending call, shows the question as a human
+     * would see it, and answers as the scripted human: accept with {@code approve: true}, or decline.
+     */
+    private boolean answerTheQuestion(Lines gateway, boolean approve) throws IOException, InterruptedException {
+        Optional<String> line = gateway.receive(ANSWER_WAIT);
+        if (line.isEmpty()) {
+            out.detail(out.denied("UNEXPECTED") + ": no question within " + ANSWER_WAIT.toSeconds() + " s");
+            return false;
+        }
+        out.quiet("< " + abbreviate(line.get(), 150));
+        JsonNode question = json.readTree(line.get());
+        if (!question.path("method").asText().equals("elicitation/create") || !question.has("id")) {
+            out.detail(out.denied("UNEXPECTED") + ": expected the gateway to ask a human (elicitation/create)");
+            return false;
+        }
+        out.detail("the gateway asks the human (elicitation/create, id " + question.path("id") + "):");
+        question.path("params").path("message").asText().lines().forEach(l -> out.detail("  | " + l));
+        ObjectNode reply = json.createObjectNode();
+        reply.put("jsonrpc", "2.0").set("id", question.get("id"));
+        ObjectNode result = reply.putObject("result");
+        if (approve) {
+            result.put("action", "accept").putObject("content").put("approve", true);
+        } else {
+            result.put("action", "decline");
+        }
+        out.detail("the scripted human " + (approve ? "approves" : "declines"));
+        out.quiet("> " + reply);
+        gateway.send(reply.toString());
+        return true;
     }
 
     /** A failed tool result's error: the JSON {"error":{...}} of its text content, or a missing node. */
@@ -207,6 +252,16 @@ public final class Demo {
                 out.detail("-> a tool result with isError true; nothing was sent anywhere");
                 return result.path("isError").booleanValue()
                         && error.path("code").asText("").equals("POLICY_DENIED");
+            case APPROVED:
+                out.detail(out.allowed("APPROVED") + " by a human, then ALLOWED by rule "
+                        + lastIntentRule(actionsJournal).orElse("(no intent row in the journal)"));
+                out.detail("-> " + describeOutcome(structured));
+                return result.path("isError").isBoolean() && !result.path("isError").booleanValue();
+            case DECLINED:
+                out.detail(out.denied("DECLINED") + " by the human: rule " + error.path("rule").asText("?")
+                        + ": " + error.path("message").asText(""));
+                out.detail("-> a tool result with isError true; nothing was sent anywhere, and nothing is asked again");
+                return result.path("isError").booleanValue() && error.path("rule").asText("").equals("approval.declined");
             case INVALID_ARGUMENTS:
                 out.detail(out.rejected("REJECTED") + " by the tool's input schema at "
                         + pointer(error.path("pointer").asText("")) + ": " + error.path("message").asText(""));
@@ -258,10 +313,11 @@ public final class Demo {
     private boolean counts(int httpRequests, int sshCommands) {
         out.heading("Executor calls, counted at the demo's own servers");
         out.line("  allowed calls reach a server exactly once; denied and rejected ones never do");
+        out.line("  (the approved restart is the SSH server's second call; the declined order never reached the HTTP service)");
         boolean httpOk = httpRequests == 1;
-        boolean sshOk = sshCommands == 1;
+        boolean sshOk = sshCommands == 2;
         out.line("calls received by the HTTP service: " + httpRequests + " (expected 1)" + (httpOk ? "" : "  " + out.denied("MISMATCH")));
-        out.line("calls received by the SSH server: " + sshCommands + " (expected 1)" + (sshOk ? "" : "  " + out.denied("MISMATCH")));
+        out.line("calls received by the SSH server: " + sshCommands + " (expected 2)" + (sshOk ? "" : "  " + out.denied("MISMATCH")));
         return httpOk && sshOk;
     }
 
@@ -310,7 +366,8 @@ public final class Demo {
         root.putObject("credentials").putObject("demo-key").put("file", key.toString());
         ObjectNode target = root.putObject("http").putArray("targets").addObject();
         target.put("name", HTTP_TARGET).put("baseUrl", baseUrl(http));
-        target.putArray("methods").add("GET");
+        target.putArray("methods").add("GET").add("POST");
+        target.putArray("confirm").add("POST");
         target.putArray("pathPrefixes").add("/api/");
         target.put("allowPrivateAddresses", true).put("timeoutMs", 5000);
         ObjectNode host = root.putObject("ssh").putArray("hosts").addObject();
@@ -321,6 +378,9 @@ public final class Demo {
         ObjectNode status = commands.addObject().put("name", "service-status");
         status.putArray("argv").add("systemctl").add("is-active").add("{unit}");
         status.putObject("params").putObject("unit").put("type", "string").put("pattern", "[a-z][a-z0-9-]*").put("maxLength", 32);
+        ObjectNode restart = commands.addObject().put("name", "restart").put("confirm", true);
+        restart.putArray("argv").add("systemctl").add("restart").add("{unit}");
+        restart.putObject("params").putObject("unit").put("type", "string").put("pattern", "[a-z][a-z0-9-]*").put("maxLength", 32);
 
         Path config = dir.resolve("postern-demo.json");
         Files.writeString(config, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + '\n', StandardCharsets.UTF_8);

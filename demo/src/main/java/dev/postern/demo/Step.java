@@ -26,6 +26,13 @@ record Step(String title, String line, Expect expect) {
         ALLOWED,
         /** A tool result with isError and the policy rule that denied it; no executor call. */
         DENIED,
+        /**
+         * A call under a {@code confirm} rule: the gateway first asks the client ({@code elicitation/create}),
+         * the scripted human approves, then a tool result without isError after exactly one executor call.
+         */
+        APPROVED,
+        /** As {@link #APPROVED}, but the scripted human declines: isError with rule approval.declined; no executor call. */
+        DECLINED,
         /** A tool result with isError naming the schema pointer that failed; no executor call. */
         INVALID_ARGUMENTS,
         /** A JSON-RPC error with id null, after which the gateway ends the session and exits 2. */

@@ -52,12 +52,15 @@ class DemoIT {
         List<String> last = lines.subList(lines.size() - 3, lines.size());
         assertEquals(List.of(
                 "calls received by the HTTP service: 1 (expected 1)",
-                "calls received by the SSH server: 1 (expected 1)",
+                "calls received by the SSH server: 2 (expected 2)",
                 "demo: everything happened as expected"), last, context);
         assertTrue(transcript.contains("DENIED by rule http.path"), context);
         assertTrue(transcript.contains("DENIED by rule ssh.args.pattern"), context);
         assertTrue(transcript.contains("REJECTED by the tool's input schema at /followRedirects"), context);
         assertTrue(transcript.contains("gateway exited with status 2"), context);
+        assertTrue(transcript.contains("APPROVED by a human, then ALLOWED by rule ssh.command:web-1.restart"), context);
+        assertTrue(transcript.contains("DECLINED by the human: rule approval.declined"), context);
+        assertTrue(transcript.contains("| command line: 'systemctl' 'restart' 'nginx'"), context);
         assertFalse(transcript.contains("UNEXPECTED"), context);
     }
 

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 class DemoScriptTest {
 
     @Test
-    void scriptAllowsTwoCallsDeniesTwoRejectsOneAndEndsWithALineThatClosesTheSession() {
+    void scriptAllowsTwoCallsDeniesTwoRejectsOneHasOneApprovedAndOneDeclinedAndEndsWithALineThatClosesTheSession() {
         List<Step> steps = new Demo(new Transcript(System.err, false), System.err).script("http://127.0.0.1:1");
         assertEquals(List.of(Step.Expect.RESULT, Step.Expect.NO_ANSWER, Step.Expect.RESULT, Step.Expect.RESULT,
                 Step.Expect.ALLOWED, Step.Expect.ALLOWED, Step.Expect.DENIED, Step.Expect.DENIED,
-                Step.Expect.INVALID_ARGUMENTS, Step.Expect.SESSION_CLOSED),
+                Step.Expect.INVALID_ARGUMENTS, Step.Expect.APPROVED, Step.Expect.DECLINED, Step.Expect.SESSION_CLOSED),
                 steps.stream().map(Step::expect).collect(Collectors.toList()));
         assertEquals(Step.Expect.SESSION_CLOSED, steps.get(steps.size() - 1).expect(), "the closing line comes last");
     }

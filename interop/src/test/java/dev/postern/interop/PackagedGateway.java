@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What every interop test needs: a {@link FakeHttpService} with one route under {@code /v1}, a
- * config allowing GET under {@code /v1} on it, and a one-file server command for the client to
+ * What every interop test needs: a {@link FakeHttpService} with routes under {@code /v1}, a
+ * config allowing GET under {@code /v1} on it and POST only with a human's approval ({@code confirm}),
+ * and a one-file server command for the client to
  * spawn ({@code server.sh}) that runs the packaged {@code bin/postern mcp-stdio} and records its
  * exit status and stderr beside it. The wrapper's stdin and stdout are the client's, so the
  * gateway speaks to the client directly, unless the gateway was started {@link #startRecordingRequests recording}:
@@ -43,8 +44,8 @@ final class PackagedGateway implements AutoCloseable {
                 {
                   "journal": { "directory": "journal" },
                   "http": { "targets": [
-                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1"],
-                      "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }
+                    { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"], "confirm": ["POST"],
+                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }
                 }
                 """.formatted(http.baseUri()), StandardCharsets.UTF_8);
         serverCommand = dir.resolve("server.sh");
@@ -72,6 +73,8 @@ final class PackagedGateway implements AutoCloseable {
     private static FakeHttpService service() {
         FakeHttpService http = FakeHttpService.start();
         http.respond("/v1/hello", 200, Map.of("Content-Type", "text/plain"), "hello from loopback".getBytes(StandardCharsets.UTF_8));
+        http.respond("/v1/approve-me", 201, Map.of("Content-Type", "text/plain"), "approved and done".getBytes(StandardCharsets.UTF_8));
+        http.respond("/v1/decline-me", 201, Map.of("Content-Type", "text/plain"), "must never run".getBytes(StandardCharsets.UTF_8));
         return http;
     }
 
@@ -90,6 +93,11 @@ final class PackagedGateway implements AutoCloseable {
 
     String allowedUrl() {
         return http.baseUri() + "/v1/hello";
+    }
+
+    /** How many requests the service got for {@code method} {@code path}. */
+    long requestsTo(String method, String path) {
+        return http.requests().stream().filter(r -> r.method().equals(method) && r.path().equals(path)).count();
     }
 
     String deniedUrl() {

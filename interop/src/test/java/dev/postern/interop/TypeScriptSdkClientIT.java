@@ -26,6 +26,7 @@ class TypeScriptSdkClientIT {
     private Path dir;
     private PackagedGateway gateway;
     private JsonNode steps;
+    private JsonNode elicitations;
     private int clientExit;
     private int gatewayExit;
     private int requestsAfterAllowed;
@@ -51,7 +52,9 @@ class TypeScriptSdkClientIT {
         String recorded = Files.exists(record) ? Files.readString(record, StandardCharsets.UTF_8) : "{}";
         context = "client record:\n" + recorded + "\nclient output:\n" + Files.readString(clientLog) + "\n" + gateway.stderrText();
         steps = new ObjectMapper().readTree(recorded).path("steps");
-        requestsAfterAllowed = gateway.http.requestCount();
+        elicitations = new ObjectMapper().readTree(recorded).path("elicitations");
+        requestsAfterAllowed = (int) gateway.requestsTo("GET", "/v1/hello") + (int) gateway.http.requests().stream()
+                .filter(r -> r.path().startsWith("/admin")).count();
     }
 
     @AfterAll
@@ -85,6 +88,29 @@ class TypeScriptSdkClientIT {
         JsonNode denied = steps.path("denied").path("result");
         assertTrue(denied.path("isError").asBoolean(false), context);
         assertTrue(denied.path("content").path(0).path("text").asText().contains("http.path"), context);
+    }
+
+    @Test
+    void typeScriptClientsApprovedCallAsksAHumanOnceAndRunsExactlyOnce() {
+        JsonNode approved = steps.path("approved").path("result");
+        assertFalse(approved.isMissingNode(), context);
+        assertFalse(approved.path("isError").asBoolean(true), context);
+        assertEquals("approved and done", approved.path("structuredContent").path("body").asText(), context);
+        assertEquals(1, gateway.requestsTo("POST", "/v1/approve-me"), context);
+        JsonNode asked = elicitations.path(0);
+        assertTrue(asked.path("message").asText().contains("/v1/approve-me"), context);
+        assertTrue(asked.path("message").asText().contains("method: POST"), context);
+        assertEquals("boolean", asked.path("requestedSchema").path("properties").path("approve").path("type").asText(), context);
+        assertEquals("approve", asked.path("requestedSchema").path("required").path(0).asText(), context);
+    }
+
+    @Test
+    void typeScriptClientsDeclinedCallEndsInApprovalDeclinedAndNeverRuns() {
+        JsonNode declined = steps.path("declined").path("result");
+        assertTrue(declined.path("isError").asBoolean(false), context);
+        assertTrue(declined.path("content").path(0).path("text").asText().contains("approval.declined"), context);
+        assertEquals(0, gateway.requestsTo("POST", "/v1/decline-me"), context);
+        assertEquals(2, elicitations.size(), "one question per call that needs approval, none after a decline\n" + context);
     }
 
     @Test

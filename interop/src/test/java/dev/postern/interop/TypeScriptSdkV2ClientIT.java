@@ -27,6 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 class TypeScriptSdkV2ClientIT {
     private PackagedGateway gateway;
     private JsonNode steps;
+    private JsonNode elicitations;
     private int clientExit;
     private int gatewayExit;
     private List<JsonNode> sent;
@@ -54,6 +55,7 @@ class TypeScriptSdkV2ClientIT {
         context = "client record:\n" + recorded + "\nclient output:\n" + Files.readString(clientLog)
                 + "\nclient requests:\n" + sent + "\n" + gateway.stderrText();
         steps = new ObjectMapper().readTree(recorded).path("steps");
+        elicitations = new ObjectMapper().readTree(recorded).path("elicitations");
     }
 
     @AfterAll
@@ -70,7 +72,8 @@ class TypeScriptSdkV2ClientIT {
         assertEquals("modern", connect.path("era").asText(), context);
         assertEquals(ClientWire.STATELESS_VERSION, connect.path("protocolVersion").asText(), context);
         assertEquals("postern", connect.path("serverInfo").path("name").asText(), context);
-        assertEquals(List.of("server/discover", "tools/list", "tools/call", "tools/call"),
+        assertEquals(List.of("server/discover", "tools/list", "tools/call", "tools/call", "tools/call", "tools/call", "tools/call",
+                        "tools/call"),
                 ClientWire.assertSpokeTheStatelessEra(sent, context), context);
     }
 
@@ -87,7 +90,9 @@ class TypeScriptSdkV2ClientIT {
         assertFalse(allowed.isMissingNode(), context);
         assertFalse(allowed.path("isError").asBoolean(true), context);
         assertEquals("hello from loopback", allowed.path("structuredContent").path("body").asText(), context);
-        assertEquals(1, gateway.http.requestCount(), "the allowed call reached the service once, the denied call never\n" + context);
+        assertEquals(1, gateway.requestsTo("GET", "/v1/hello"), "the allowed call reached the service once\n" + context);
+        assertEquals(0, gateway.http.requests().stream().filter(r -> r.path().startsWith("/admin")).count(),
+                "the denied call never reached it\n" + context);
         assertEquals("/v1/hello", gateway.http.requests().get(0).path(), context);
     }
 
@@ -96,6 +101,42 @@ class TypeScriptSdkV2ClientIT {
         JsonNode denied = steps.path("denied").path("result");
         assertTrue(denied.path("isError").asBoolean(false), context);
         assertTrue(denied.path("content").path(0).path("text").asText().contains("http.path"), context);
+    }
+
+    @Test
+    void v2ClientsApprovedCallAsksAHumanOnceAndRunsExactlyOnce() {
+        JsonNode approved = steps.path("approved").path("result");
+        assertFalse(approved.isMissingNode(), context);
+        assertFalse(approved.path("isError").asBoolean(true), context);
+        assertEquals("approved and done", approved.path("structuredContent").path("body").asText(), context);
+        assertEquals(1, gateway.requestsTo("POST", "/v1/approve-me"), context);
+        JsonNode asked = elicitations.path(0);
+        assertTrue(asked.path("message").asText().contains("/v1/approve-me"), context);
+        assertTrue(asked.path("message").asText().contains("method: POST"), context);
+        assertEquals("boolean", asked.path("requestedSchema").path("properties").path("approve").path("type").asText(), context);
+        assertEquals("approve", asked.path("requestedSchema").path("required").path(0).asText(), context);
+    }
+
+    @Test
+    void v2ClientsDeclinedCallEndsInApprovalDeclinedAndNeverRuns() {
+        JsonNode declined = steps.path("declined").path("result");
+        assertTrue(declined.path("isError").asBoolean(false), context);
+        assertTrue(declined.path("content").path(0).path("text").asText().contains("approval.declined"), context);
+        assertEquals(0, gateway.requestsTo("POST", "/v1/decline-me"), context);
+        assertEquals(2, elicitations.size(), "one question per call that needs approval, none after a decline\n" + context);
+    }
+
+    @Test
+    void v2ClientRetriesEachApprovalWithItsAnswerAndTheRequestStateUnchanged() {
+        List<JsonNode> calls = sent.stream().filter(m -> "tools/call".equals(m.path("method").asText())).toList();
+        JsonNode firstApproved = calls.get(2).path("params");
+        JsonNode retryApproved = calls.get(3).path("params");
+        assertFalse(firstApproved.has("requestState") || firstApproved.has("inputResponses"), context);
+        assertEquals(firstApproved.path("arguments"), retryApproved.path("arguments"), context);
+        assertTrue(retryApproved.path("requestState").isTextual(), context);
+        assertEquals("accept", retryApproved.path("inputResponses").path("approval").path("action").asText(), context);
+        assertEquals("decline", calls.get(5).path("params").path("inputResponses").path("approval").path("action").asText(), context);
+        assertFalse(calls.get(3).path("id").equals(calls.get(2).path("id")), "each leg is a new request\n" + context);
     }
 
     @Test

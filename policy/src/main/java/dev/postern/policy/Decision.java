@@ -4,8 +4,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * What the policy engine says about one action: {@link Permit} with the permit, or {@link Deny}
- * with the rule that denied and a reason an agent can act on. Neither carries a secret.
+ * What the policy engine says about one action: {@link Permit} with the permit, {@link Deny}
+ * with the rule that denied and a reason an agent can act on, or {@link ApprovalRequired} when a
+ * rule marked {@code confirm} allows it only once a human approves the exact action. None carries a
+ * secret.
  */
 public sealed interface Decision {
 
@@ -15,6 +17,13 @@ public sealed interface Decision {
     record Permit(AuthorizedAction permit) implements Decision {
         public Permit {
             Objects.requireNonNull(permit, "permit");
+        }
+    }
+
+    /** Allowed only with a human's approval; {@link PendingApproval#grant} yields the permit. */
+    record ApprovalRequired(PendingApproval pending) implements Decision {
+        public ApprovalRequired {
+            Objects.requireNonNull(pending, "pending");
         }
     }
 

@@ -83,7 +83,14 @@ final class HttpRules implements Rules<HttpRequestAction> {
             Deny deny = match(target, request, url);
             if (deny == null) {
                 URI uri = url.withExtraQuery(request.query());
-                return new Permit(new AuthorizedHttpRequest(request, target, uri, request.headers(), "http.target:" + target.name()));
+                String rule = "http.target:" + target.name();
+                if (target.needsApproval(request.method())) {
+                    return new Decision.ApprovalRequired(new PendingApproval(request, rule,
+                            "target " + target.name() + " needs a human's approval for " + request.method(),
+                            shown(target, request, uri),
+                            () -> new AuthorizedHttpRequest(request, target, uri, request.headers(), rule)));
+                }
+                return new Permit(new AuthorizedHttpRequest(request, target, uri, request.headers(), rule));
             }
             if (first == null) {
                 first = deny;
@@ -91,6 +98,19 @@ final class HttpRules implements Rules<HttpRequestAction> {
         }
         return first != null ? first
                 : new Deny("http.target", "no target allows " + url.origin.toUrl() + "; see postern_targets");
+    }
+
+    /** What a human approves: target, method, the canonical URL, each header the agent set, the body. */
+    private static ShownAction shown(HttpTarget target, HttpRequestAction request, URI uri) {
+        List<ShownAction.Field> fields = new java.util.ArrayList<>();
+        fields.add(new ShownAction.Field("target", target.name()));
+        fields.add(new ShownAction.Field("method", request.method()));
+        fields.add(new ShownAction.Field("url", uri.toString()));
+        for (HeaderField h : request.headers()) {
+            fields.add(new ShownAction.Field("header " + h.name(), h.value()));
+        }
+        request.body().ifPresent(b -> fields.add(new ShownAction.Field("body", b)));
+        return new ShownAction("http_request", fields);
     }
 
     private static Deny match(HttpTarget target, HttpRequestAction request, Canonical url) {

@@ -65,8 +65,18 @@ final class SshRules implements Rules<SshCommandAction> {
             Matcher m = SshCommandSpec.PLACEHOLDER.matcher(element);
             argv.add(m.replaceAll(r -> Matcher.quoteReplacement(request.args().get(r.group(1)).render())));
         }
-        return new Permit(new AuthorizedSshCommand(request, host.get(), argv,
-                "ssh.command:" + host.get().name() + "." + spec.get().name()));
+        String rule = "ssh.command:" + host.get().name() + "." + spec.get().name();
+        SshHost on = host.get();
+        if (spec.get().confirm()) {
+            ShownAction shown = new ShownAction("ssh_exec", List.of(
+                    new ShownAction.Field("host", on.name()),
+                    new ShownAction.Field("command", spec.get().name()),
+                    new ShownAction.Field("command line", ShellQuoting.commandLine(argv))));
+            return new Decision.ApprovalRequired(new PendingApproval(request, rule,
+                    "command " + spec.get().name() + " on " + on.name() + " needs a human's approval",
+                    shown, () -> new AuthorizedSshCommand(request, on, argv, rule)));
+        }
+        return new Permit(new AuthorizedSshCommand(request, on, argv, rule));
     }
 
     private static Deny check(String name, ParamSpec spec, SshArgument value) {

@@ -76,7 +76,8 @@ final class CheckConfigCommand implements Command {
         StringBuilder b = new StringBuilder();
         b.append("configuration ").append(config.file()).append(" is valid\n");
         b.append("journal: ").append(config.journalDirectory()).append('\n');
-        b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight()).append('\n');
+        b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
+                .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
         if (kinds.stream().noneMatch(k -> k.offeredBy(config.policy()))) {
             b.append("it allows nothing: ")

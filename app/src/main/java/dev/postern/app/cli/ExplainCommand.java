@@ -7,6 +7,7 @@ import dev.postern.app.ToolCallService;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
+import dev.postern.policy.PendingApproval;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.Binding;
@@ -112,6 +113,15 @@ final class ExplainCommand implements Command {
             public ExitStatus denied(Decision.Deny deny) {
                 out.println("DENY by rule " + deny.rule() + ": " + deny.reason());
                 return ExitStatus.CHECK_FAILED;
+            }
+
+            @Override
+            public ExitStatus approvalRequired(PendingApproval pending) {
+                out.println("APPROVAL REQUIRED by rule " + pending.rule() + ": " + pending.reason());
+                pending.shown().fields().forEach(f -> out.println("  " + f.label() + ": " + f.value()));
+                out.println("  digest: " + pending.digest());
+                out.println("(explained only: nothing was sent or run, and no one was asked)");
+                return ExitStatus.OK;
             }
 
             @Override

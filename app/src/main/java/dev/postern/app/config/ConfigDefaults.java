@@ -10,6 +10,7 @@ import java.util.Map;
 public final class ConfigDefaults {
     public static final int MAX_FRAME_BYTES = 1_048_576;
     public static final int MAX_IN_FLIGHT = 8;
+    public static final int APPROVAL_TIMEOUT_SECONDS = 120;
     public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
     public static final long HTTP_TIMEOUT_MS = 10_000;
     public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
@@ -20,6 +21,7 @@ public final class ConfigDefaults {
     public static final long SSH_TIMEOUT_SECONDS = 30;
     public static final long SSH_MAX_OUTPUT_BYTES = 1_048_576;
     public static final int STRING_PARAM_MAX_LENGTH = 256;
+    public static final boolean SSH_COMMAND_CONFIRM = false;
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
@@ -28,6 +30,7 @@ public final class ConfigDefaults {
     static final Map<String, Object> BY_SCHEMA_POINTER = Map.ofEntries(
             Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
+            Map.entry("/properties/session/properties/approvalTimeoutSeconds", APPROVAL_TIMEOUT_SECONDS),
             Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
             Map.entry(HTTP_TARGET + "timeoutMs", HTTP_TIMEOUT_MS),
             Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
@@ -38,7 +41,8 @@ public final class ConfigDefaults {
             Map.entry(SSH_HOST + "timeoutSeconds", SSH_TIMEOUT_SECONDS),
             Map.entry(SSH_HOST + "maxOutputBytes", SSH_MAX_OUTPUT_BYTES),
             Map.entry(SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength",
-                    STRING_PARAM_MAX_LENGTH));
+                    STRING_PARAM_MAX_LENGTH),
+            Map.entry(SSH_HOST + "commands/items/properties/confirm", SSH_COMMAND_CONFIRM));
 
     private ConfigDefaults() {
     }

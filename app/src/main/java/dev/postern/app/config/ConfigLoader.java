@@ -183,7 +183,8 @@ public final class ConfigLoader {
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
                 root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
-                credentials), unpinned);
+                credentials,
+                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS))), unpinned);
     }
 
     /**
@@ -285,6 +286,14 @@ public final class ConfigLoader {
                         + headers.get(i) + " is always set by Postern and never by the agent; remove it");
             }
         }
+        List<String> methods = strings(t.get("methods"));
+        List<String> confirm = strings(t.path("confirm"));
+        for (int i = 0; i < confirm.size(); i++) {
+            if (!methods.contains(confirm.get(i))) {
+                throw new ConfigException(file, at + "/confirm/" + i, "one of the target's methods " + methods
+                        + " (a method the target does not allow needs no approval), but " + confirm.get(i) + " is not");
+            }
+        }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
                 t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
@@ -299,7 +308,8 @@ public final class ConfigLoader {
                     t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
                     t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
-                    onOversize);
+                    onOversize,
+                    new LinkedHashSet<>(confirm));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
@@ -404,7 +414,8 @@ public final class ConfigLoader {
             }
         }
         try {
-            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params);
+            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params,
+                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }

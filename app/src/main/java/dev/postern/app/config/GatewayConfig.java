@@ -3,10 +3,14 @@ package dev.postern.app.config;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.Policy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
-/** A loaded, checked configuration: the policy, session limits, journal directory and rotation size, credential sources. */
+/**
+ * A loaded, checked configuration: the policy, session limits (including how long a human's approval
+ * may take), journal directory and rotation size, credential sources.
+ */
 public record GatewayConfig(
         Path file,
         Policy policy,
@@ -14,7 +18,8 @@ public record GatewayConfig(
         int maxInFlight,
         Path journalDirectory,
         long journalRotateBytes,
-        Map<CredentialRef, CredentialSource> credentials) {
+        Map<CredentialRef, CredentialSource> credentials,
+        Duration approvalTimeout) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
@@ -34,5 +39,16 @@ public record GatewayConfig(
             throw new IllegalArgumentException("journalRotateBytes must be positive");
         }
         credentials = Map.copyOf(Objects.requireNonNull(credentials, "credentials"));
+        Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+        if (approvalTimeout.compareTo(Duration.ofSeconds(1)) < 0 || approvalTimeout.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("approvalTimeout must be 1 s .. 1 h");
+        }
+    }
+
+    /** A configuration whose approvals wait the default time. */
+    public GatewayConfig(Path file, Policy policy, int maxFrameBytes, int maxInFlight, Path journalDirectory,
+                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials) {
+        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
+                Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS));
     }
 }

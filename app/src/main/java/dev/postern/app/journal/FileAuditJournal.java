@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.ApprovalRecord;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
@@ -86,6 +87,24 @@ public final class FileAuditJournal implements AuditJournal {
             row.putNull("rule");
         }
         row.put("frame", rejection.frameSha256());
+        try {
+            decisions.append(row, false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + DECISIONS + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void approval(ApprovalRecord record) {
+        ObjectNode row = mapper.createObjectNode();
+        row.put("stage", "approval");
+        row.put("event", record.event().name().toLowerCase(java.util.Locale.ROOT));
+        row.put("rule", record.rule());
+        row.put("digest", record.actionDigest());
+        row.put("channel", record.channel().name().toLowerCase(java.util.Locale.ROOT));
+        record.result().ifPresent(r -> row.put("result", r));
+        record.detail().ifPresent(d -> row.put("detail", d));
+        row.put("frame", record.frameSha256());
         try {
             decisions.append(row, false);
         } catch (IOException e) {

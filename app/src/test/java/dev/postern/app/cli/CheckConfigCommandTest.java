@@ -36,11 +36,30 @@ class CheckConfigCommandTest {
     }
 
     @Test
+    void methodsThatNeedAHumansApprovalAreShown() throws Exception {
+        Path file = dir.resolve("postern.json");
+        Files.writeString(file, "{\"journal\":{\"directory\":\"j\"},\"session\":{\"approvalTimeoutSeconds\":45},"
+                + "\"http\":{\"targets\":[{\"name\":\"api\",\"baseUrl\":\"https://api.example\",\"methods\":[\"GET\",\"POST\",\"DELETE\"],"
+                + "\"confirm\":[\"POST\",\"DELETE\"],\"pathPrefixes\":[\"/\"]}]},"
+                + "\"ssh\":{\"hosts\":[{\"name\":\"web\",\"address\":\"10.0.0.5\",\"user\":\"deploy\",\"password\":\"pw\","
+                + "\"hostKeyFingerprint\":\"SHA256:" + "A".repeat(43) + "\",\"commands\":["
+                + "{\"name\":\"uptime\",\"argv\":[\"uptime\"]},{\"name\":\"reboot\",\"argv\":[\"reboot\"],\"confirm\":true}]}]},"
+                + "\"credentials\":{\"pw\":{\"env\":\"PW\"}}}");
+        String text = CheckConfigCommand.describe(ConfigLoader.load(file));
+
+        assertTrue(text.contains("approvalTimeoutSeconds 45"), text);
+        assertTrue(text.contains("[DELETE, POST] only with a human's approval"), text);
+        assertTrue(text.contains("command reboot: [reboot], only with a human's approval"), text);
+        assertTrue(text.contains("command uptime: [uptime]\n"), text);
+    }
+
+    @Test
     void aDefaultTargetMentionsNeither() throws Exception {
         String text = describe("");
 
         assertFalse(text.contains("trust store"), text);
         assertFalse(text.contains("refused"), text);
+        assertFalse(text.contains("human"), text);
     }
 
     @Test

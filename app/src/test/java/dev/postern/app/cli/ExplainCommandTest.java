@@ -90,6 +90,25 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aCallUnderAConfirmRuleSaysAHumanMustApproveItAndShowsWhatTheyWouldSee() throws Exception {
+        Files.writeString(config, Files.readString(config).replace("\"methods\": [\"GET\", \"POST\"],",
+                "\"methods\": [\"GET\", \"POST\"], \"confirm\": [\"POST\"],"));
+        CliRun run = explain("http_request", "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\","
+                + "\"body\":\"hello\"}");
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule http.target:api: target api needs a human's approval for POST\n"),
+                run.out());
+        assertTrue(run.out().contains("  url: http://127.0.0.1:" + http.port() + "/v1/items"), run.out());
+        assertTrue(run.out().contains("  body: hello"), run.out());
+        assertTrue(run.out().contains("  digest: sha256:"), run.out());
+        assertTrue(run.out().contains("no one was asked"), run.out());
+        CliRun get = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\"}");
+        assertTrue(get.out().startsWith("PERMIT by rule http.target:api\n"), get.out());
+        assertNothingRan(run);
+    }
+
+    @Test
     void aPermittedSshCallShowsTheQuotedCommandLineWithoutConnecting() {
         CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/it's.log\"}}");
 

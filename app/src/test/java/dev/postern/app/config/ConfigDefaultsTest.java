@@ -35,6 +35,8 @@ class ConfigDefaultsTest {
     private static final List<ReadmeEntry> README = List.of(
             new ReadmeEntry("`session.maxFrameBytes`", "`session.maxFrameBytes`", "/properties/session/properties/maxFrameBytes"),
             new ReadmeEntry("`session.maxInFlight`", "`session.maxInFlight`", "/properties/session/properties/maxInFlight"),
+            new ReadmeEntry("`session.approvalTimeoutSeconds`", "`session.approvalTimeoutSeconds`",
+                    "/properties/session/properties/approvalTimeoutSeconds"),
             new ReadmeEntry("`journal.rotateBytes`", "`journal.rotateBytes`", "/properties/journal/properties/rotateBytes"),
             new ReadmeEntry("`http.targets[]`", "`timeoutMs`", HTTP_TARGET + "timeoutMs"),
             new ReadmeEntry("`http.targets[]`", "`maxResponseBytes`", HTTP_TARGET + "maxResponseBytes"),
@@ -45,7 +47,8 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`ssh.hosts[]`", "`timeoutSeconds`", SSH_HOST + "timeoutSeconds"),
             new ReadmeEntry("`ssh.hosts[]`", "`maxOutputBytes`", SSH_HOST + "maxOutputBytes"),
             new ReadmeEntry("`ssh.hosts[].commands[]`", "maxLength?",
-                    SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"));
+                    SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"),
+            new ReadmeEntry("`ssh.hosts[].commands[]`", "`confirm`", SSH_HOST + "commands/items/properties/confirm"));
 
     @Test
     void theSchemasDefaultsAreExactlyTheLoadersDefaults() throws IOException {

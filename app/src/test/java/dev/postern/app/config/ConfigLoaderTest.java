@@ -501,6 +501,48 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void confirmMarksMethodsAndCommandsThatNeedApprovalAndNothingByDefault() throws Exception {
+        GatewayConfig plain = ConfigLoader.load(write(full()));
+        assertEquals(java.util.Set.of(), plain.policy().httpTargets().get(0).confirm());
+        assertFalse(plain.policy().sshHosts().get(0).commands().get(1).confirm());
+        assertEquals(java.time.Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS), plain.approvalTimeout());
+
+        GatewayConfig marked = ConfigLoader.load(write(edit(r -> {
+            target(r).putArray("confirm").add("POST");
+            tail(r).put("confirm", true);
+            ((ObjectNode) r.get("session")).put("approvalTimeoutSeconds", 30);
+        })));
+        HttpTarget t = marked.policy().httpTargets().get(0);
+        assertEquals(java.util.Set.of("POST"), t.confirm());
+        assertTrue(t.needsApproval("POST"));
+        assertFalse(t.needsApproval("GET"));
+        assertTrue(marked.policy().sshHosts().get(0).commands().get(1).confirm());
+        assertFalse(marked.policy().sshHosts().get(0).commands().get(0).confirm());
+        assertEquals(java.time.Duration.ofSeconds(30), marked.approvalTimeout());
+    }
+
+    @Test
+    void aConfirmMethodTheTargetDoesNotAllowIsRefusedAtItsPointer() throws Exception {
+        assertNames(refused(edit(r -> target(r).putArray("confirm").add("POST").add("DELETE"))), dir.resolve("postern.json"),
+                "/http/targets/0/confirm/1", "one of the target's methods");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 3601, -1})
+    void anApprovalTimeoutOutside1To3600SecondsIsRefusedByTheSchema(int seconds) throws Exception {
+        assertNames(refused(edit(r -> ((ObjectNode) r.get("session")).put("approvalTimeoutSeconds", seconds))),
+                dir.resolve("postern.json"), "/session/approvalTimeoutSeconds", seconds < 1 ? "1" : "3600");
+    }
+
+    @Test
+    void aConfirmThatIsNotABooleanOrAMethodListIsRefusedByTheSchema() throws Exception {
+        assertNames(refused(edit(r -> tail(r).put("confirm", "yes"))), dir.resolve("postern.json"),
+                "/ssh/hosts/0/commands/1/confirm", "boolean");
+        assertNames(refused(edit(r -> target(r).put("confirm", true))), dir.resolve("postern.json"),
+                "/http/targets/0/confirm", "array");
+    }
+
+    @Test
     void onOversizeResponseRefuseLoadsAsRefusal() throws Exception {
         HttpTarget t = ConfigLoader.load(write(edit(r -> target(r).put("onOversizeResponse", "refuse"))))
                 .policy().httpTargets().get(0);

@@ -98,6 +98,34 @@ class FileAuditJournalTest {
     }
 
     @Test
+    void approvalRowsRecordTheQuestionAndTheAnswerByDigestInTheDecisionsChain() throws Exception {
+        String digest = "sha256:" + "ab".repeat(32);
+        String frame = "cd".repeat(32);
+        try (FileAuditJournal journal = open()) {
+            journal.approval(dev.postern.policy.port.ApprovalRecord.asked("http.target:api", digest,
+                    dev.postern.policy.port.ApprovalRecord.Channel.ELICITATION, frame));
+            journal.approval(dev.postern.policy.port.ApprovalRecord.answered("http.target:api", digest,
+                    dev.postern.policy.port.ApprovalRecord.Channel.ELICITATION, "approval.declined", "decline", frame));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        assertChained(rows);
+        JsonNode asked = JSON.readTree(rows.get(0));
+        JsonNode answered = JSON.readTree(rows.get(1));
+        assertEquals("approval", asked.get("stage").textValue());
+        assertEquals("asked", asked.get("event").textValue());
+        assertEquals(digest, asked.get("digest").textValue());
+        assertEquals("elicitation", asked.get("channel").textValue());
+        assertEquals(frame, asked.get("frame").textValue());
+        assertEquals("answered", answered.get("event").textValue());
+        assertEquals("approval.declined", answered.get("result").textValue());
+        assertEquals("decline", answered.get("detail").textValue());
+        Set<String> fields = new TreeSet<>();
+        answered.fieldNames().forEachRemaining(fields::add);
+        assertEquals(new TreeSet<>(Set.of("seq", "time", "stage", "event", "rule", "digest", "channel", "result", "detail",
+                "frame", "prev")), fields);
+    }
+
+    @Test
     void intentAndOutcomeRowsAreChainedAndTheOutcomeNamesItsIntent() throws Exception {
         try (FileAuditJournal journal = open()) {
             long first = journal.intent(Permits.http("/v1/items", "q", "b"), FRAME);

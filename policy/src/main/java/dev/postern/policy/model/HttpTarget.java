@@ -12,8 +12,9 @@ import java.util.stream.Collectors;
 /**
  * One HTTP service the agent may call: its origin, the methods, path prefixes and request headers
  * it allows, how the executor authenticates, which authorities it trusts (the JVM's, or only those
- * of its own trust store), and the limits the executor enforces, including what happens to a
- * response body over the cap. Immutable.
+ * of its own trust store), the limits the executor enforces, including what happens to a
+ * response body over the cap, and the methods ({@code confirm}, a subset of {@code methods}) whose
+ * calls also need a human's approval of the exact request. Immutable.
  */
 public record HttpTarget(
         String name,
@@ -26,7 +27,8 @@ public record HttpTarget(
         long maxResponseBytes,
         boolean allowPrivateAddresses,
         Optional<TrustStore> trustStore,
-        OversizeResponse onOversizeResponse) implements Allowance {
+        OversizeResponse onOversizeResponse,
+        Set<String> confirm) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -43,7 +45,21 @@ public record HttpTarget(
     public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
                       Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses) {
         this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
-                Optional.empty(), OversizeResponse.TRUNCATE);
+                Optional.empty(), OversizeResponse.TRUNCATE, Set.of());
+    }
+
+    /** A target no call of which needs a human's approval. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                trustStore, onOversizeResponse, Set.of());
+    }
+
+    /** This target with {@code confirm} as the methods that need a human's approval. */
+    public HttpTarget withConfirm(Set<String> confirm) {
+        return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm);
     }
 
     public HttpTarget {
@@ -90,6 +106,18 @@ public record HttpTarget(
             throw new IllegalArgumentException("target " + name + ": trustStore needs an https baseUrl, got " + origin.toUrl());
         }
         Objects.requireNonNull(onOversizeResponse, "onOversizeResponse");
+        confirm = Set.copyOf(Objects.requireNonNull(confirm, "confirm"));
+        for (String m : confirm) {
+            if (!methods.contains(m)) {
+                throw new IllegalArgumentException("target " + name + ": confirm: each must be one of the target's methods "
+                        + methods.stream().sorted().toList() + ", got \"" + printable(m) + '"');
+            }
+        }
+    }
+
+    /** Whether a call with this method needs a human's approval before it may run. */
+    public boolean needsApproval(String method) {
+        return confirm.contains(method);
     }
 
     /**

@@ -11,12 +11,18 @@ import java.util.regex.Pattern;
 /**
  * A command an operator allows on a host: a name, an argv template whose elements may hold
  * {@code {param}} placeholders, and the spec of every param. Every placeholder names a declared
- * param and every declared param is used, so a spec cannot silently ignore an argument.
+ * param and every declared param is used, so a spec cannot silently ignore an argument. With
+ * {@code confirm}, each call also needs a human's approval of the exact command line.
  */
-public record SshCommandSpec(String name, List<String> argv, Map<String, ParamSpec> params) {
+public record SshCommandSpec(String name, List<String> argv, Map<String, ParamSpec> params, boolean confirm) {
 
     /** A placeholder: {@code {name}} with a name of letters, digits and underscores. */
     public static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]{0,63})}");
+
+    /** A command that runs on policy alone, without asking a human. */
+    public SshCommandSpec(String name, List<String> argv, Map<String, ParamSpec> params) {
+        this(name, argv, params, false);
+    }
 
     public SshCommandSpec {
         Names.require("command name", name);

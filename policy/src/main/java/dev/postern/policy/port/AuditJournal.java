@@ -13,6 +13,13 @@ public interface AuditJournal extends AutoCloseable {
     void rejected(Rejection rejection);
 
     /**
+     * Records a human approval asked for, or its answer (decisions journal). A failure here is reported
+     * on stderr; an approval answered while the journal cannot be written still needs the intent row
+     * before anything runs.
+     */
+    void approval(ApprovalRecord record);
+
+    /**
      * Durably records that {@code permit} is about to run and returns the row's sequence number.
      * If this throws, the caller must not execute the permit.
      */

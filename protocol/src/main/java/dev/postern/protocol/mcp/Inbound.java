@@ -2,6 +2,7 @@ package dev.postern.protocol.mcp;
 
 import dev.postern.policy.action.Action;
 import dev.postern.policy.port.Rejection;
+import dev.postern.protocol.approval.ApprovalRoute;
 import dev.postern.protocol.jsonrpc.RequestId;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,12 +26,22 @@ public sealed interface Inbound {
         }
     }
 
-    /** A tool call that passed every protocol and schema check: the policy decides next. */
-    record Execute(RequestId id, Action action, String frameSha256) implements Inbound {
+    /**
+     * A tool call that passed every protocol and schema check: the policy decides next. {@code tool}
+     * is the tool's name; {@code approval} says how a human can be asked, should a rule need it.
+     */
+    record Execute(RequestId id, Action action, String frameSha256, String tool, ApprovalRoute approval) implements Inbound {
         public Execute {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(action, "action");
             Objects.requireNonNull(frameSha256, "frameSha256");
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(approval, "approval");
+        }
+
+        /** A call on a connection where no human can be asked. */
+        public Execute(RequestId id, Action action, String frameSha256) {
+            this(id, action, frameSha256, "unnamed", new ApprovalRoute.Unable("no human can be asked on this connection"));
         }
     }
 

@@ -7,12 +7,14 @@ import dev.postern.policy.Decision;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.approval.ApprovalRoute;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage.Notification;
 import dev.postern.protocol.jsonrpc.JsonRpcMessage.Request;
+import dev.postern.protocol.jsonrpc.JsonRpcResponse;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.tools.Binding;
 import dev.postern.protocol.tools.Tool;
@@ -53,6 +55,8 @@ public final class McpServer {
     static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String SERVER_INFO = Responses.SERVER_INFO;
+    /** Handshake-era revisions with elicitation, so with approvals. */
+    static final List<String> ELICITATION_VERSIONS = List.of("2025-11-25", "2025-06-18");
     /** How long a stateless client may cache tools/list and server/discover: the policy never changes while running. */
     static final long TTL_MS = 3_600_000;
 
@@ -64,6 +68,10 @@ public final class McpServer {
     private final MethodTable methods;
     private final long maxResultBytes;
     private volatile Lifecycle lifecycle = Lifecycle.start();
+    /** Requests Postern sent the client (approval questions) and the responses it waits for. */
+    private final ServerRequests serverRequests = new ServerRequests();
+    /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
+    private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
@@ -132,6 +140,9 @@ public final class McpServer {
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
+        if (JsonRpcResponse.looksLikeOne(value)) {
+            return response(value, frame);
+        }
         if (value.isArray() && lifecycle.batchesAllowed()) {
             catalog.get();
             return batch(value, frame);
@@ -155,6 +166,33 @@ public final class McpServer {
             return notification(n);
         }
         return request((Request) message, frame);
+    }
+
+    /**
+     * A response from the client: delivered to the call that waits for it; a late one runs nothing; one
+     * to a request Postern never sent ends the session (DESIGN §5, -32600).
+     */
+    private Inbound response(JsonNode value, Frame frame) {
+        JsonRpcResponse response;
+        try {
+            response = JsonRpcResponse.read(value);
+        } catch (JsonRpcMessage.InvalidRequest e) {
+            return invalid(value, e.getMessage(), frame);
+        }
+        ServerRequests.Reply reply = new ServerRequests.Reply(response.result(), response.error());
+        switch (serverRequests.deliver(response.id(), reply)) {
+            case DELIVERED:
+                return new Inbound.Ignore("the answer to " + response.id().toJson(), false);
+            case LATE:
+                return new Inbound.Ignore("an answer to " + response.id().toJson() + " came after its wait ended; nothing runs", true);
+            default:
+                return invalid(value, "a response to a request Postern never sent", frame);
+        }
+    }
+
+    /** The requests Postern sends this client (approval questions) awaiting responses. */
+    public ServerRequests serverRequests() {
+        return serverRequests;
     }
 
     private Inbound invalid(JsonNode value, String why, Frame frame) {
@@ -268,8 +306,8 @@ public final class McpServer {
                     "unsupported protocol version " + version.textValue(), data),
                     Optional.of(rejection(Stage.MCP, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION.name(), frame)));
         }
-        // Postern needs no client capability for any method (no sampling, elicitation or roots), so
-        // MISSING_CLIENT_CAPABILITY (-32021) never arises; a method that needs one checks it here.
+        // Only a tool call that needs a human's approval needs a capability (elicitation); the call
+        // answers -32021 itself once the policy has said so (README, "Human approval").
         return methods.inStateless(r.method()).map(handler -> handler.handle(r, frame))
                 .orElseGet(() -> refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame));
     }
@@ -299,6 +337,12 @@ public final class McpServer {
         String requested = p.get("protocolVersion").textValue();
         String negotiated = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
         lifecycle = lifecycle.initialized(negotiated);
+        handshakeApproval = !ELICITATION_VERSIONS.contains(negotiated)
+                ? new ApprovalRoute.Unable("MCP " + negotiated + " has no elicitation, so Postern cannot ask a human on this connection")
+                : ApprovalRoute.formElicitation(p.get("capabilities"))
+                ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"))
+                : new ApprovalRoute.Unable("the client did not declare the elicitation capability (form) at initialize,"
+                        + " so Postern cannot ask a human");
         ObjectNode result = JSON.objectNode();
         result.put("protocolVersion", negotiated);
         result.putObject("capabilities").putObject("tools").put("listChanged", false);
@@ -323,7 +367,8 @@ public final class McpServer {
 
     private Inbound toolsCall(Request r, Frame frame) {
         ObjectNode p = r.params().orElse(null);
-        Optional<String> problem = Params.ofToolsCall(p);
+        boolean stateless = era() == Era.STATELESS;
+        Optional<String> problem = Params.ofToolsCall(p, stateless);
         if (problem.isPresent()) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem.get(), Stage.MCP, frame);
         }
@@ -342,7 +387,12 @@ public final class McpServer {
         if (binding instanceof Binding.Answer answer) {
             return respond(r.id(), ToolResults.answer(answer.structuredContent()));
         }
-        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256());
+        ApprovalRoute approval = stateless
+                ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
+                        Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
+                        Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
+                : handshakeApproval;
+        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval);
     }
 
     // ---- rendering, callable from any thread ----
@@ -355,6 +405,39 @@ public final class McpServer {
     /** The response line for a tool call the policy denied. */
     public String renderDenial(RequestId id, Decision.Deny deny) {
         return resultLine(id, ToolResults.denied(deny));
+    }
+
+    /**
+     * The stateless era's answer to a call that needs a human first: {@code resultType: "input_required"}
+     * with the question in {@code inputRequests} and the {@code requestState} to send back.
+     */
+    public String renderInputRequired(RequestId id, ObjectNode inputRequests, String requestState) {
+        ObjectNode result = JSON.objectNode();
+        result.put("resultType", "input_required");
+        result.set("inputRequests", inputRequests);
+        result.put(Params.REQUEST_STATE, requestState);
+        return resultLine(id, result);
+    }
+
+    /** -32021: the call needs a human's approval, and the request declared no form elicitation. */
+    public String renderMissingCapability(RequestId id, ObjectNode requiredCapabilities) {
+        ObjectNode data = JSON.objectNode();
+        data.set("requiredCapabilities", requiredCapabilities);
+        return errorLine(id, ErrorCode.MISSING_CLIENT_CAPABILITY, "this call needs a human's approval: declare the"
+                + " elicitation capability (form) in _meta \"" + CLIENT_CAPABILITIES + "\" to be asked", data);
+    }
+
+    /** A request from Postern to the client, such as {@code elicitation/create}. */
+    public String renderServerRequest(RequestId id, String method, ObjectNode params) {
+        return responses.request(id, method, params);
+    }
+
+    /** Tells the client Postern no longer waits for its answer to request {@code id}. */
+    public String renderCancelServerRequest(RequestId id, String reason) {
+        ObjectNode params = JSON.objectNode();
+        params.set("requestId", id.toJson());
+        params.put("reason", reason);
+        return responses.notification("notifications/cancelled", params);
     }
 
     /** An error response line; {@code id} null means JSON {@code null}. */

@@ -44,21 +44,39 @@ final class Params {
 
     /** {@code tools/call}: a string name, an optional object of arguments, {@code _meta}, and nothing else. */
     static Optional<String> ofToolsCall(ObjectNode p) {
+        return ofToolsCall(p, false);
+    }
+
+    /**
+     * {@code tools/call}; in the stateless era ({@code retry}) also the multi round-trip members
+     * {@code inputResponses} (an object) and {@code requestState} (a string).
+     */
+    static Optional<String> ofToolsCall(ObjectNode p, boolean retry) {
         if (p == null || !textual(p, "name")) {
             return Optional.of("params.name must be a string");
         }
         Iterator<String> names = p.fieldNames();
         while (names.hasNext()) {
             String n = names.next();
-            if (!n.equals("name") && !n.equals("arguments") && !n.equals(Responses.META)) {
+            boolean retryMember = retry && (n.equals(INPUT_RESPONSES) || n.equals(REQUEST_STATE));
+            if (!n.equals("name") && !n.equals("arguments") && !n.equals(Responses.META) && !retryMember) {
                 return Optional.of("unknown params member " + n);
             }
         }
         if (p.has("arguments") && !p.get("arguments").isObject()) {
             return Optional.of("params.arguments must be an object");
         }
+        if (p.has(INPUT_RESPONSES) && !p.get(INPUT_RESPONSES).isObject()) {
+            return Optional.of("params.inputResponses must be an object");
+        }
+        if (p.has(REQUEST_STATE) && !p.get(REQUEST_STATE).isTextual()) {
+            return Optional.of("params.requestState must be a string");
+        }
         return Optional.empty();
     }
+
+    static final String INPUT_RESPONSES = "inputResponses";
+    static final String REQUEST_STATE = "requestState";
 
     static boolean textual(JsonNode n, String field) {
         return n.path(field).isTextual();

@@ -35,12 +35,31 @@ final class Responses {
     /** A result line, decorated as the connection's era requires. */
     String result(RequestId id, ObjectNode result) {
         if (era.get() == Era.STATELESS) {
-            result.put("resultType", "complete");
+            if (!result.has("resultType")) {
+                result.put("resultType", "complete");
+            }
             ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
             meta.set(SERVER_INFO, serverInfo());
         }
         ObjectNode n = envelope(id);
         n.set("result", result);
+        return write(n);
+    }
+
+    /** A request line from Postern to the client. */
+    String request(RequestId id, String method, ObjectNode params) {
+        ObjectNode n = envelope(id);
+        n.put("method", method);
+        n.set("params", params);
+        return write(n);
+    }
+
+    /** A notification line from Postern to the client. */
+    String notification(String method, ObjectNode params) {
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.put("method", method);
+        n.set("params", params);
         return write(n);
     }
 

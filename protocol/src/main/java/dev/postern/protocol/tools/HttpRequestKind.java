@@ -101,9 +101,11 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("target").add("status").add("headers").add("body").add("bodyEncoding").add("truncated");
 
+        boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
         return new Tool(TOOL, "HTTP request",
                 "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                        + "redirects are returned, not followed. Call postern_targets to see what is allowed.",
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed."
+                        + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
                 in, out, annotations(false, true, false, true), HttpRequestKind::bind);
     }
 
@@ -131,6 +133,7 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
             n.put("timeoutMs", t.timeout().toMillis());
             n.put("maxResponseBytes", t.maxResponseBytes());
             n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(Locale.ROOT));
+            t.confirm().stream().sorted().forEach(n.putArray("confirm")::add);
         }
         return http;
     }
@@ -152,6 +155,9 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
             });
             if (t.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE) {
                 b.append(", responses over ").append(t.maxResponseBytes()).append(" bytes refused");
+            }
+            if (!t.confirm().isEmpty()) {
+                b.append(", ").append(new TreeSet<>(t.confirm())).append(" only with a human's approval");
             }
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
         }

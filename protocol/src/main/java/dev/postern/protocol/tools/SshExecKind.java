@@ -111,6 +111,9 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
+        if (policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm)) {
+            help.append(ToolCatalog.WAITS_FOR_A_HUMAN);
+        }
         return new Tool(TOOL, "SSH command", help.toString().trim(), in, out,
                 annotations(false, true, false, true), SshExecKind::bind);
     }
@@ -148,6 +151,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
                 ObjectNode cn = commands.addObject();
                 cn.put("name", c.name());
                 c.argv().forEach(cn.putArray("argv")::add);
+                cn.put("confirm", c.confirm());
                 ObjectNode params = cn.putObject("params");
                 new TreeMap<>(c.params()).forEach((name, spec) -> params.set(name, describe(spec)));
             }
@@ -175,7 +179,8 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
             b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
                     .append(':').append(h.port()).append('\n');
             for (SshCommandSpec c : h.commands()) {
-                b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
+                b.append("  command ").append(c.name()).append(": ").append(c.argv())
+                        .append(c.confirm() ? ", only with a human's approval" : "").append('\n');
                 ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
             }
         }

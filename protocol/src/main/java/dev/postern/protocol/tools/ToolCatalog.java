@@ -27,6 +27,10 @@ public final class ToolCatalog {
     static final int MAX_BODY = 1_048_576;
     static final int MAX_ENTRIES = 64;
     static final int MAX_VALUE = 8192;
+    /** Told to the agent in a tool's description when some rule of that tool needs a human's approval. */
+    static final String WAITS_FOR_A_HUMAN = " Some calls (confirm in postern_targets) wait for a human to approve the exact"
+            + " action before anything runs; a call that is declined, unanswered or unapprovable fails with an approval.* rule"
+            + " and nothing runs.";
 
     private final EffectKinds kinds;
     private final Map<String, Tool> tools = new LinkedHashMap<>();

@@ -54,8 +54,8 @@ class CatalogBindingTest {
         JsonNode expected = JSON.readTree("""
                 {"http":[{"name":"api","baseUrl":"BASE","methods":["DELETE","GET","POST"],
                           "pathPrefixes":["/v2/","/v1/"],"headers":["accept","x-trace"],"authenticated":true,
-                          "timeoutMs":2500,"maxResponseBytes":4096,"onOversizeResponse":"refuse"}],
-                 "ssh":[{"name":"web","commands":[{"name":"logs","argv":["journalctl","-u","{unit}","-n","{lines}"],
+                          "timeoutMs":2500,"maxResponseBytes":4096,"onOversizeResponse":"refuse","confirm":[]}],
+                 "ssh":[{"name":"web","commands":[{"name":"logs","argv":["journalctl","-u","{unit}","-n","{lines}"],"confirm":false,
                           "params":{"lines":{"type":"integer","minimum":1,"maximum":500},
                                     "unit":{"type":"string","maxLength":32,"pattern":"[a-z]+","enum":["nginx","app"]}}}]}]}
                 """.replace("BASE", policy().httpTargets().get(0).origin().toUrl()));
