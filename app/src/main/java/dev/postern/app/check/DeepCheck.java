@@ -95,7 +95,7 @@ public final class DeepCheck {
             if (source instanceof CredentialSource.Env env) {
                 String value = environment.apply(env.variable());
                 if (value == null || value.isEmpty()) {
-                    out.add(Finding.error("credential-env-unset", where, "environment variable " + shownVariable(where, env.variable())
+                    out.add(Finding.error("credential-env-unset", where, "environment variable " + env.shownName()
                             + " is not set in the gateway's environment (set it in the client's \"env\" or the service unit)"));
                 }
                 return;
@@ -103,15 +103,6 @@ public final class DeepCheck {
             out.addAll(credentialFile(where, ((CredentialSource.File) source).path()));
         });
         return out;
-    }
-
-    /**
-     * An environment variable's name as a finding shows it: only an upper-case name is shown, since a
-     * token pasted where the name belongs ({@code ghp_…}) also matches the schema's name pattern.
-     */
-    static String shownVariable(String where, String variable) {
-        return variable.matches("[A-Z_][A-Z0-9_]{0,63}") ? variable
-                : "named at " + where + "/env (not shown: not an upper-case name, so perhaps a secret pasted there)";
     }
 
     private static List<Finding> credentialFile(String where, Path file) {

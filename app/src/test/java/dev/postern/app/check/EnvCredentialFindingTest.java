@@ -43,7 +43,7 @@ class EnvCredentialFindingTest {
         assertEquals(1, findings.size());
         String line = findings.get(0).line();
         assertTrue(line.contains("credential-env-unset"), line);
-        assertTrue(line.contains("/credentials/t/env"), line);
+        assertTrue(line.contains("/credentials/t: ") && line.contains("not shown"), line);
         assertFalse(line.contains("16C7e42F292c"), line);
     }
 }
