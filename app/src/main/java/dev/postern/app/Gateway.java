@@ -87,7 +87,9 @@ public final class Gateway {
         } catch (IOException e) {
             // An invalid config is reported as such (status 4), as when it was checked before the journal.
             Optional<String> invalid = gate.problem();
-            diagnostics.println(invalid.orElse("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage()));
+            diagnostics.println(invalid.orElse("postern: cannot open the journal in " + config.journalDirectory() + ": "
+                    // The JDK's file exceptions say only the path; Postern's own IOExceptions say what is wrong.
+                    + (e.getClass() == IOException.class ? "" : e.getClass().getSimpleName() + ": ") + e.getMessage()));
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
         // Every frame but the first initialize waits here for the config check; an invalid config ends the

@@ -95,7 +95,7 @@ public final class DeepCheck {
             if (source instanceof CredentialSource.Env env) {
                 String value = environment.apply(env.variable());
                 if (value == null || value.isEmpty()) {
-                    out.add(Finding.error("credential-env-unset", where, "environment variable " + env.variable()
+                    out.add(Finding.error("credential-env-unset", where, "environment variable " + env.shownName()
                             + " is not set in the gateway's environment (set it in the client's \"env\" or the service unit)"));
                 }
                 return;

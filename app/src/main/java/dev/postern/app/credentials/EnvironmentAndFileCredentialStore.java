@@ -47,7 +47,7 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
         if (source instanceof CredentialSource.Env env) {
             String value = environment.apply(env.variable());
             if (value == null || value.isEmpty()) {
-                throw new CredentialUnavailableException("credential " + ref + ": environment variable " + env.variable() + " is not set");
+                throw new CredentialUnavailableException("credential " + ref + ": environment variable " + env.shownName() + " is not set");
             }
             return Secret.of(value);
         }

@@ -121,6 +121,19 @@ class McpStdioCommandTest {
     }
 
     @Test
+    void aJournalThatCannotBeOpenedIsExplainedNotOnlyNamed() throws Exception {
+        // The exception's own message is only the path here; the line must say what went wrong with it.
+        Files.writeString(dir.resolve("journal"), "not a directory");
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.STARTUP_FAILED, run.exit, run.toString());
+        assertTrue(run.err().contains("FileAlreadyExistsException"), run.err());
+    }
+
+    @Test
     void anActionsJournalThatIsADirectoryFailsStartUpWithNothingOnStdout() throws Exception {
         // chmod does not bind root; a directory where the file must be does.
         Files.createDirectories(dir.resolve("journal/actions.jsonl"));

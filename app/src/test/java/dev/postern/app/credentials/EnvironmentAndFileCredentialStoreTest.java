@@ -53,6 +53,16 @@ class EnvironmentAndFileCredentialStoreTest {
     }
 
     @Test
+    void aTokenPastedAsTheVariableNameIsNotInTheMessageTheAgentGets() {
+        String pasted = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+        EnvironmentAndFileCredentialStore store =
+                new EnvironmentAndFileCredentialStore(Map.of(TOKEN, new CredentialSource.Env(pasted)), name -> null);
+        CredentialUnavailableException e = assertThrows(CredentialUnavailableException.class, () -> store.resolve(TOKEN));
+        assertTrue(e.getMessage().contains("api-token"), e.getMessage());
+        assertFalse(e.getMessage().contains("16C7e42F292c"), e.getMessage());
+    }
+
+    @Test
     void anEmptyEnvironmentVariableCountsAsUnset() {
         assertThrows(CredentialUnavailableException.class, () -> env(Map.of("API_TOKEN", "")).resolve(TOKEN));
     }
