@@ -2,13 +2,16 @@ package dev.postern.app;
 
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
+import dev.postern.app.journal.CheckpointSigner;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -18,7 +21,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The composition root, read top to bottom: one method per adapter, wired by hand, no container.
@@ -30,14 +35,21 @@ public final class Gateway {
 
     /** Runs {@code mcp-stdio} on a loaded config until the session ends; returns the exit status. */
     public static ExitStatus serve(GatewayConfig config, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
+        CredentialStore credentials = credentials(config);
+        Optional<CheckpointSigner> signer;
+        try {
+            signer = checkpointSigner(config, credentials);
+        } catch (CredentialUnavailableException | GeneralSecurityException e) {
+            diagnostics.println("postern: journal.signingKey: " + e.getMessage() + "; nothing started");
+            return ExitStatus.STARTUP_FAILED;
+        }
         FileAuditJournal journal;
         try {
-            journal = journal(config, diagnostics);
+            journal = journal(config, signer, diagnostics);
         } catch (IOException e) {
             diagnostics.println("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage());
             return ExitStatus.STARTUP_FAILED;
         }
-        CredentialStore credentials = credentials(config);
         try (journal; Dispatcher dispatcher = dispatcher(config, credentials)) {
             StdioSession session = new StdioSession(
                     mcpServer(config),
@@ -60,8 +72,25 @@ public final class Gateway {
         return new McpServer(new ToolCatalog(config.policy()), new ServerInfo("postern", Version.current()), config.maxFrameBytes());
     }
 
-    static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics);
+    static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, PrintStream diagnostics) throws IOException {
+        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), signer, diagnostics);
+    }
+
+    /**
+     * The checkpoint signer when {@code journal.signingKey} is set, its key read once at start: a key
+     * that cannot be read or is not Ed25519 stops start-up rather than leave the journal unsigned.
+     */
+    static Optional<CheckpointSigner> checkpointSigner(GatewayConfig config, CredentialStore credentials)
+            throws CredentialUnavailableException, GeneralSecurityException {
+        if (config.journalSigningKey().isEmpty()) {
+            return Optional.empty();
+        }
+        CredentialRef ref = config.journalSigningKey().get();
+        try {
+            return Optional.of(CheckpointSigner.fromPem(credentials.resolve(ref).revealAsString()));
+        } catch (GeneralSecurityException e) {
+            throw new GeneralSecurityException("credential " + ref + ": " + e.getMessage());
+        }
     }
 
     static CredentialStore credentials(GatewayConfig config) {

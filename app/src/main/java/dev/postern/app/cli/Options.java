@@ -19,11 +19,20 @@ public final class Options {
     }
 
     public static Options parse(List<String> args, Set<String> known) throws UsageException {
+        return parse(args, known, Set.of());
+    }
+
+    /** As {@link #parse(List, Set)}, and {@code flags} are options without a value ({@link #flag}). */
+    public static Options parse(List<String> args, Set<String> known, Set<String> flags) throws UsageException {
         java.util.ArrayList<String> positional = new java.util.ArrayList<>();
         Options o = new Options(positional);
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.startsWith("--")) {
+            if (a.startsWith("--") && flags.contains(a)) {
+                if (o.values.put(a, "") != null) {
+                    throw new UsageException(a + " is given twice");
+                }
+            } else if (a.startsWith("--")) {
                 if (!known.contains(a)) {
                     throw new UsageException("unknown option " + a);
                 }
@@ -42,6 +51,11 @@ public final class Options {
 
     public Optional<String> get(String name) {
         return Optional.ofNullable(values.get(name));
+    }
+
+    /** Whether flag {@code name} was given. */
+    public boolean flag(String name) {
+        return values.containsKey(name);
     }
 
     public String require(String name) throws UsageException {

@@ -90,12 +90,17 @@ public final class ConfigLoader {
             throw new ConfigException(abs, "", e.getMessage());
         }
         JsonNode session = root.path("session");
+        JsonNode journal = root.path("journal");
+        Optional<CredentialRef> signingKey = journal.has("signingKey")
+                ? Optional.of(credential(abs, "/journal/signingKey", journal.get("signingKey"), credentials))
+                : Optional.empty();
         return new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
-                dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
-                root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
-                credentials);
+                dir.resolve(journal.path("directory").textValue()).normalize(),
+                journal.path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
+                credentials,
+                signingKey);
     }
 
     private static JsonNode parse(Path file) throws ConfigException {

@@ -5,8 +5,12 @@ import dev.postern.policy.model.Policy;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
-/** A loaded, checked configuration: the policy, session limits, journal directory and rotation size, credential sources. */
+/**
+ * A loaded, checked configuration: the policy, session limits, journal directory, rotation size and
+ * checkpoint signing key (a credential name), credential sources.
+ */
 public record GatewayConfig(
         Path file,
         Policy policy,
@@ -14,7 +18,8 @@ public record GatewayConfig(
         int maxInFlight,
         Path journalDirectory,
         long journalRotateBytes,
-        Map<CredentialRef, CredentialSource> credentials) {
+        Map<CredentialRef, CredentialSource> credentials,
+        Optional<CredentialRef> journalSigningKey) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
@@ -34,5 +39,9 @@ public record GatewayConfig(
             throw new IllegalArgumentException("journalRotateBytes must be positive");
         }
         credentials = Map.copyOf(Objects.requireNonNull(credentials, "credentials"));
+        Objects.requireNonNull(journalSigningKey, "journalSigningKey");
+        if (journalSigningKey.isPresent() && !credentials.containsKey(journalSigningKey.get())) {
+            throw new IllegalArgumentException("journal.signingKey names no configured credential");
+        }
     }
 }

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * The journals of DESIGN §6 as two files in one directory: {@code decisions.jsonl} for every
@@ -56,13 +57,22 @@ public final class FileAuditJournal implements AuditJournal {
      * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
      */
     public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics) throws IOException {
+        return open(directory, rotateBytes, Optional.empty(), diagnostics);
+    }
+
+    /**
+     * As above; with {@code signer}, each journal gets a signed checkpoint row every so many rows and
+     * when it is closed (DESIGN §6).
+     */
+    public static FileAuditJournal open(Path directory, long rotateBytes, Optional<CheckpointSigner> signer, PrintStream diagnostics)
+            throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
-        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes);
+        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes, signer);
         try {
-            return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes),
-                    mapper, diagnostics);
+            return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes,
+                    signer), mapper, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
