@@ -54,6 +54,7 @@ public final class Gateway {
             StdioSession session = new StdioSession(
                     mcpServer(config),
                     new PolicyEngine(config.policy()),
+                    RateLimits.of(config.policy()),
                     dispatcher,
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),

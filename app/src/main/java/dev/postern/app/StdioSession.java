@@ -1,5 +1,6 @@
 package dev.postern.app;
 
+import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -44,6 +45,7 @@ public final class StdioSession {
 
     private final McpServer mcp;
     private final PolicyEngine engine;
+    private final RateLimits rateLimits;
     private final Dispatcher dispatcher;
     private final AuditJournal journal;
     private final FrameReader reader;
@@ -60,8 +62,15 @@ public final class StdioSession {
 
     public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
+        this(mcp, engine, RateLimits.none(), dispatcher, journal, reader, writer, maxInFlight, diagnostics);
+    }
+
+    /** A session whose permits also pass {@code rateLimits} before their intent row. */
+    StdioSession(McpServer mcp, PolicyEngine engine, RateLimits rateLimits, Dispatcher dispatcher, AuditJournal journal,
+            FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
         this.mcp = mcp;
         this.engine = engine;
+        this.rateLimits = rateLimits;
         this.dispatcher = dispatcher;
         this.journal = journal;
         this.reader = reader;
@@ -197,7 +206,14 @@ public final class StdioSession {
                 journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
                 line = mcp.renderDenial(call.id(), deny);
             } else {
-                line = mcp.renderOutcome(call.id(), execute(((Decision.Permit) decision).permit(), call, cancellation));
+                AuthorizedAction permit = ((Decision.Permit) decision).permit();
+                Optional<RateLimits.Refusal> limited = rateLimits.admit(permit);
+                if (limited.isPresent()) {
+                    journal.rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), call.frameSha256()));
+                    line = mcp.renderOutcome(call.id(), limited.get().answer());
+                } else {
+                    line = mcp.renderOutcome(call.id(), execute(permit, call, cancellation));
+                }
             }
         } catch (RuntimeException e) {
             diagnostics.println("postern: internal error on a tool call: " + e);

@@ -12,6 +12,7 @@ import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.RateLimit;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -185,7 +186,8 @@ public final class ConfigLoader {
                     t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
                     t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
-                    onOversize);
+                    onOversize,
+                    rateLimit(t));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
@@ -245,10 +247,17 @@ public final class ConfigLoader {
                     Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
                     Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
                     h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
-                    commands);
+                    commands,
+                    rateLimit(h));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
+    }
+
+    /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
+    private static Optional<RateLimit> rateLimit(JsonNode allowance) {
+        JsonNode r = allowance.get("rateLimit");
+        return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
     }
 
     private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {

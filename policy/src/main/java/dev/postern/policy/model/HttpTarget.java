@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * One HTTP service the agent may call: its origin, the methods, path prefixes and request headers
  * it allows, how the executor authenticates, which authorities it trusts (the JVM's, or only those
  * of its own trust store), and the limits the executor enforces, including what happens to a
- * response body over the cap. Immutable.
+ * response body over the cap, and how many calls it takes per period (applied outside the kernel).
+ * Immutable.
  */
 public record HttpTarget(
         String name,
@@ -26,7 +27,8 @@ public record HttpTarget(
         long maxResponseBytes,
         boolean allowPrivateAddresses,
         Optional<TrustStore> trustStore,
-        OversizeResponse onOversizeResponse) {
+        OversizeResponse onOversizeResponse,
+        Optional<RateLimit> rateLimit) {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -44,6 +46,14 @@ public record HttpTarget(
                       Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses) {
         this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
                 Optional.empty(), OversizeResponse.TRUNCATE);
+    }
+
+    /** A target without a rate limit. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses, trustStore,
+                onOversizeResponse, Optional.empty());
     }
 
     public HttpTarget {
@@ -90,6 +100,7 @@ public record HttpTarget(
             throw new IllegalArgumentException("target " + name + ": trustStore needs an https baseUrl, got " + origin.toUrl());
         }
         Objects.requireNonNull(onOversizeResponse, "onOversizeResponse");
+        Objects.requireNonNull(rateLimit, "rateLimit");
     }
 
     /**

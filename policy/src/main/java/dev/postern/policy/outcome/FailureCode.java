@@ -26,5 +26,7 @@ public enum FailureCode {
     /** The intent row could not be written to the actions journal, so nothing ran. */
     JOURNAL_UNAVAILABLE,
     /** Anything else that went wrong inside an executor. */
-    EXECUTOR_FAILED
+    EXECUTOR_FAILED,
+    /** The target's rate limit was reached; the message says how long to wait. Nothing ran. */
+    RATE_LIMITED
 }
