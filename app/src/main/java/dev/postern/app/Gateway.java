@@ -4,6 +4,8 @@ import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.CheckpointSigner;
 import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.app.journal.JournalSettings;
+import dev.postern.app.journal.SessionFacts;
 import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
@@ -62,10 +64,13 @@ public final class Gateway {
                     config.maxInFlight(),
                     diagnostics);
             session.onOutputBroken(() -> {
+                journal.sessionEnded(ExitStatus.OUTPUT_BROKEN.name());
                 journal.close();
                 Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
             });
-            return session.run();
+            ExitStatus exit = session.run();
+            journal.sessionEnded(exit.name());
+            return exit;
         }
     }
 
@@ -73,8 +78,12 @@ public final class Gateway {
         return new McpServer(new ToolCatalog(config.policy()), new ServerInfo("postern", Version.current()), config.maxFrameBytes());
     }
 
+    /** The journal for one session of this process: its settings from the config, a session row at each end. */
     static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), signer, diagnostics);
+        return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
+                .withSigner(signer)
+                .withSession(SessionFacts.of(config.file(), config.fileSha256(), Version.current()))
+                .redactingArguments(config.journalRedactArguments()), diagnostics);
     }
 
     /**

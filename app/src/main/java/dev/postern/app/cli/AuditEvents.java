@@ -196,6 +196,16 @@ final class AuditEvents {
             }
             case "repair":
                 return text(r, "reason").orElse("") + " (" + number(r, "removedBytes").orElse("?") + " bytes)";
+            case "session":
+                return switch (text(r, "event").orElse("")) {
+                    case "start" -> "pid " + number(r, "pid").orElse("?") + ", postern " + text(r, "postern").orElse("?") + ", config "
+                            + text(r, "config").orElse("?") + " (sha256 " + text(r, "configSha256").map(h -> h.substring(0, Math.min(12, h.length())))
+                            .orElse("?") + "…)";
+                    case "client" -> "client " + text(r, "client").orElse("?") + ' ' + text(r, "clientVersion").orElse("?") + ", "
+                            + text(r, "era").orElse("?") + " era, MCP " + text(r, "protocolVersion").orElse("?");
+                    case "end" -> "exit " + text(r, "exit").orElse("?");
+                    default -> withoutChain(r).toString();
+                };
             default: {
                 ObjectNode rest = r.deepCopy();
                 rest.remove(java.util.List.of("seq", "time", "prev", "kind", "session"));

@@ -20,6 +20,7 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.Sha256;
 import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +60,8 @@ public final class ConfigLoader {
 
     public static GatewayConfig load(Path file) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
-        JsonNode root = parse(abs);
+        byte[] bytes = read(abs);
+        JsonNode root = parse(abs, bytes);
         List<Error> errors = SCHEMA.validate(root);
         if (!errors.isEmpty()) {
             Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
@@ -101,19 +103,23 @@ public final class ConfigLoader {
                 dir.resolve(journal.path("directory").textValue()).normalize(),
                 journal.path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
                 credentials,
-                signingKey);
+                signingKey,
+                journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
+                Sha256.of(bytes));
     }
 
-    private static JsonNode parse(Path file) throws ConfigException {
-        byte[] bytes;
+    private static byte[] read(Path file) throws ConfigException {
         try {
             if (Files.size(file) > MAX_CONFIG_BYTES) {
                 throw new ConfigException(file, null, "a config file of at most " + MAX_CONFIG_BYTES + " bytes");
             }
-            bytes = Files.readAllBytes(file);
+            return Files.readAllBytes(file);
         } catch (IOException e) {
             throw new ConfigException(file, null, "a readable file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
         }
+    }
+
+    private static JsonNode parse(Path file, byte[] bytes) throws ConfigException {
         String text;
         try {
             text = StrictUtf8.decode(bytes);

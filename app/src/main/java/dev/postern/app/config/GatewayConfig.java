@@ -8,8 +8,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A loaded, checked configuration: the policy, session limits, journal directory, rotation size and
- * checkpoint signing key (a credential name), credential sources.
+ * A loaded, checked configuration: the file and the SHA-256 of the bytes loaded, the policy, session
+ * limits, journal directory, rotation size, checkpoint signing key (a credential name) and whether
+ * rows keep only digests of arguments, credential sources.
  */
 public record GatewayConfig(
         Path file,
@@ -19,7 +20,9 @@ public record GatewayConfig(
         Path journalDirectory,
         long journalRotateBytes,
         Map<CredentialRef, CredentialSource> credentials,
-        Optional<CredentialRef> journalSigningKey) {
+        Optional<CredentialRef> journalSigningKey,
+        boolean journalRedactArguments,
+        String fileSha256) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
@@ -42,6 +45,9 @@ public record GatewayConfig(
         Objects.requireNonNull(journalSigningKey, "journalSigningKey");
         if (journalSigningKey.isPresent() && !credentials.containsKey(journalSigningKey.get())) {
             throw new IllegalArgumentException("journal.signingKey names no configured credential");
+        }
+        if (fileSha256 == null || !fileSha256.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("fileSha256 must be 64 lower-case hex digits");
         }
     }
 }

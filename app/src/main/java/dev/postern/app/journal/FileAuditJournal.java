@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The journals of DESIGN §6 as two files in one directory: {@code decisions.jsonl} for every
@@ -35,13 +36,79 @@ public final class FileAuditJournal implements AuditJournal {
     private final ChainedJsonLines decisions;
     private final ChainedJsonLines actions;
     private final JsonMapper mapper;
+    private final Optional<SessionFacts> session;
+    private final AtomicBoolean clientWritten = new AtomicBoolean();
+    private final AtomicBoolean endWritten = new AtomicBoolean();
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, PrintStream diagnostics) {
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, Optional<SessionFacts> session,
+            PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
         this.mapper = mapper;
+        this.session = session;
         this.diagnostics = diagnostics;
+    }
+
+    /** A row that starts with its kind (if any) and the session's id (if known). */
+    private ObjectNode row(String kind) {
+        ObjectNode row = mapper.createObjectNode();
+        if (kind != null) {
+            row.put("kind", kind);
+        }
+        session.ifPresent(s -> row.put("session", s.id()));
+        return row;
+    }
+
+    /** The session's start row: the process's facts. Durable, so a session that dies at once is still on record. */
+    private void sessionStarted() throws IOException {
+        if (session.isEmpty()) {
+            return;
+        }
+        SessionFacts s = session.get();
+        ObjectNode row = row("session");
+        row.put("event", "start");
+        row.put("pid", s.pid());
+        row.put("config", s.configFile().toString());
+        row.put("configSha256", s.configSha256());
+        row.put("postern", s.posternVersion());
+        actions.append(row, true);
+    }
+
+    /**
+     * The client's facts, once the era is fixed (after {@code initialize}, or the first stateless
+     * request): who connected and which MCP revision it speaks. Written at most once per session.
+     */
+    public void sessionClient(String clientName, String clientVersion, String era, String protocolVersion) {
+        if (session.isEmpty() || !clientWritten.compareAndSet(false, true)) {
+            return;
+        }
+        ObjectNode row = row("session");
+        row.put("event", "client");
+        row.put("client", clientName);
+        row.put("clientVersion", clientVersion);
+        row.put("era", era);
+        row.put("protocolVersion", protocolVersion);
+        append(actions, ACTIONS, row);
+    }
+
+    /** The session's end row, with how it ended ({@code OK}, {@code PROTOCOL_ERROR}...); also written by close if never called. */
+    public void sessionEnded(String how) {
+        if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {
+            return;
+        }
+        ObjectNode row = row("session");
+        row.put("event", "end");
+        row.put("exit", how);
+        append(actions, ACTIONS, row);
+    }
+
+    private void append(ChainedJsonLines file, String name, ObjectNode row) {
+        try {
+            file.append(row, false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + name + ": " + e.getMessage());
+        }
     }
 
     /** The size at which a journal file is rotated unless the config says otherwise (DESIGN §4). */
@@ -57,26 +124,35 @@ public final class FileAuditJournal implements AuditJournal {
      * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
      */
     public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics) throws IOException {
-        return open(directory, rotateBytes, Optional.empty(), diagnostics);
+        return open(directory, JournalSettings.rotatingAt(rotateBytes), diagnostics);
     }
 
     /**
-     * As above; with {@code signer}, each journal gets a signed checkpoint row every so many rows and
-     * when it is closed (DESIGN §6).
+     * Opens both journals as {@code settings} say: with a signer, each gets a signed checkpoint row
+     * every so many rows and when it is closed; with session facts, a session row starts and ends the
+     * session in {@code actions.jsonl} and every row carries the session's id (DESIGN §6).
      */
-    public static FileAuditJournal open(Path directory, long rotateBytes, Optional<CheckpointSigner> signer, PrintStream diagnostics)
-            throws IOException {
+    public static FileAuditJournal open(Path directory, JournalSettings settings, PrintStream diagnostics) throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
-        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes, signer);
+        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, settings.rotateBytes(),
+                settings.signer());
+        FileAuditJournal journal;
         try {
-            return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes,
-                    signer), mapper, diagnostics);
+            journal = new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock,
+                    settings.rotateBytes(), settings.signer()), mapper, settings.session(), diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
         }
+        try {
+            journal.sessionStarted();
+        } catch (IOException e) {
+            journal.close();
+            throw e;
+        }
+        return journal;
     }
 
     /** How many times the actions file was forced to disk: concurrent intents share forces (for benchmarks). */
@@ -86,7 +162,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void rejected(Rejection rejection) {
-        ObjectNode row = mapper.createObjectNode();
+        ObjectNode row = row(null);
         row.put("stage", rejection.stage().wireName());
         row.put("reason", rejection.reasonCode());
         if (rejection.rule().isPresent()) {
@@ -104,8 +180,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
-        ObjectNode row = mapper.createObjectNode();
-        row.put("kind", "intent");
+        ObjectNode row = row("intent");
         row.put("rule", permit.rule());
         if (permit instanceof AuthorizedHttpRequest h) {
             row.put("action", "http_request");
@@ -127,8 +202,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void outcome(long intentSeq, Outcome outcome) {
-        ObjectNode row = mapper.createObjectNode();
-        row.put("kind", "outcome");
+        ObjectNode row = row("outcome");
         row.put("intent", intentSeq);
         if (outcome instanceof HttpResponseOutcome r) {
             row.put("result", "ok");
@@ -153,6 +227,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void close() {
+        sessionEnded("closed");
         for (ChainedJsonLines file : new ChainedJsonLines[] {decisions, actions}) {
             try {
                 file.close();

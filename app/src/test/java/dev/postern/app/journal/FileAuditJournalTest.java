@@ -223,4 +223,42 @@ class FileAuditJournalTest {
         java.io.IOException e = assertThrows(java.io.IOException.class, this::open);
         assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS + " is not a regular file"), e.getMessage());
     }
+
+    @Test
+    void aSessionStartsAndEndsOnRecordAndEveryRowOfBothJournalsCarriesItsId() throws Exception {
+        SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "9.9.9");
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+            journal.sessionClient("claude-code", "2.1.0", "handshake", "2025-11-25");
+            journal.sessionClient("again", "1", "stateless", "2026-07-28");
+            journal.outcome(journal.intent(Permits.ssh("w"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "slow"));
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("http.path")));
+            journal.sessionEnded("OK");
+        }
+        List<JsonNode> actions = new ArrayList<>();
+        for (String line : lines(FileAuditJournal.ACTIONS)) {
+            actions.add(JSON.readTree(line));
+        }
+        assertEquals(List.of("session", "session", "intent", "outcome", "session"), actions.stream().map(r -> r.get("kind").asText()).toList(),
+                "one client row however often the client is reported, one end row though close also ends the session");
+        JsonNode start = actions.get(0);
+        assertEquals("start", start.get("event").asText());
+        assertEquals(ProcessHandle.current().pid(), start.get("pid").asLong());
+        assertEquals(dir.resolve("postern.json").toString(), start.get("config").asText());
+        assertEquals("a".repeat(64), start.get("configSha256").asText());
+        assertEquals("9.9.9", start.get("postern").asText());
+        assertEquals("claude-code", actions.get(1).get("client").asText());
+        assertEquals("2025-11-25", actions.get(1).get("protocolVersion").asText());
+        assertEquals("OK", actions.get(4).get("exit").asText());
+        for (JsonNode row : actions) {
+            assertEquals(facts.id(), row.get("session").asText(), row.toString());
+        }
+        assertEquals(facts.id(), JSON.readTree(lines(FileAuditJournal.DECISIONS).get(0)).get("session").asText());
+        assertTrue(ChainVerifier.verify(dir).intact());
+    }
+
+    @Test
+    void twoSessionsHaveDifferentIds() {
+        assertFalse(SessionFacts.of(dir, "b".repeat(64), "1").id().equals(SessionFacts.of(dir, "b".repeat(64), "1").id()));
+    }
 }
