@@ -14,6 +14,7 @@ import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.SecretMask;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -47,7 +48,7 @@ public final class Gateway {
         }
         FileAuditJournal journal;
         try {
-            journal = journal(config, signer, diagnostics);
+            journal = journal(config, signer, credentials, diagnostics);
         } catch (IOException e) {
             diagnostics.println("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage());
             return ExitStatus.STARTUP_FAILED;
@@ -79,11 +80,13 @@ public final class Gateway {
     }
 
     /** The journal for one session of this process: its settings from the config, a session row at each end. */
-    static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, PrintStream diagnostics) throws IOException {
+    static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, CredentialStore credentials,
+            PrintStream diagnostics) throws IOException {
         return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
                 .withSigner(signer)
                 .withSession(SessionFacts.of(config.file(), config.fileSha256(), Version.current()))
-                .redactingArguments(config.journalRedactArguments()), diagnostics);
+                .redactingArguments(config.journalRedactArguments())
+                .masking(() -> SecretMask.of(credentials)), diagnostics);
     }
 
     /**

@@ -203,13 +203,15 @@ public final class StdioSession {
         try {
             Decision decision = engine.decide(call.action());
             if (decision instanceof Decision.Deny deny) {
-                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
+                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256(),
+                        Optional.of(call.action())));
                 line = mcp.renderDenial(call.id(), deny);
             } else {
                 AuthorizedAction permit = ((Decision.Permit) decision).permit();
                 Optional<RateLimits.Refusal> limited = rateLimits.admit(permit);
                 if (limited.isPresent()) {
-                    journal.rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), call.frameSha256()));
+                    journal.rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), call.frameSha256(),
+                            Optional.of(call.action())));
                     line = mcp.renderOutcome(call.id(), limited.get().answer());
                 } else {
                     line = mcp.renderOutcome(call.id(), execute(permit, call, cancellation));

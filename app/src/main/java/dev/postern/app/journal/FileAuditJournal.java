@@ -1,6 +1,9 @@
 package dev.postern.app.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.AuthorizedHttpRequest;
@@ -12,6 +15,7 @@ import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
+import dev.postern.policy.port.SecretMask;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -19,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The journals of DESIGN §6 as two files in one directory: {@code decisions.jsonl} for every
@@ -37,17 +42,49 @@ public final class FileAuditJournal implements AuditJournal {
     private final ChainedJsonLines actions;
     private final JsonMapper mapper;
     private final Optional<SessionFacts> session;
+    private final Supplier<SecretMask> secrets;
+    private final boolean redactArguments;
     private final AtomicBoolean clientWritten = new AtomicBoolean();
     private final AtomicBoolean endWritten = new AtomicBoolean();
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, Optional<SessionFacts> session,
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, JournalSettings settings,
             PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
         this.mapper = mapper;
-        this.session = session;
+        this.session = settings.session();
+        this.secrets = settings.secrets();
+        this.redactArguments = settings.redactArguments();
         this.diagnostics = diagnostics;
+    }
+
+    /** {@code row} with every string in it masked: a credential that reached a rendered field (a URL, an argument) shows as stars. */
+    private ObjectNode masked(ObjectNode row) {
+        SecretMask mask = secrets.get();
+        maskStrings(mask, row);
+        return row;
+    }
+
+    private static void maskStrings(SecretMask mask, JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            for (var it = o.properties().iterator(); it.hasNext();) {
+                var field = it.next();
+                if (field.getValue().isTextual()) {
+                    field.setValue(TextNode.valueOf(mask.mask(field.getValue().textValue())));
+                } else {
+                    maskStrings(mask, field.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isTextual()) {
+                    a.set(i, TextNode.valueOf(mask.mask(a.get(i).textValue())));
+                } else {
+                    maskStrings(mask, a.get(i));
+                }
+            }
+        }
     }
 
     /** A row that starts with its kind (if any) and the session's id (if known). */
@@ -72,7 +109,7 @@ public final class FileAuditJournal implements AuditJournal {
         row.put("config", s.configFile().toString());
         row.put("configSha256", s.configSha256());
         row.put("postern", s.posternVersion());
-        actions.append(row, true);
+        actions.append(masked(row), true);
     }
 
     /**
@@ -105,7 +142,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     private void append(ChainedJsonLines file, String name, ObjectNode row) {
         try {
-            file.append(row, false);
+            file.append(masked(row), false);
         } catch (IOException e) {
             diagnostics.println("postern: could not write " + name + ": " + e.getMessage());
         }
@@ -141,7 +178,7 @@ public final class FileAuditJournal implements AuditJournal {
         FileAuditJournal journal;
         try {
             journal = new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock,
-                    settings.rotateBytes(), settings.signer()), mapper, settings.session(), diagnostics);
+                    settings.rotateBytes(), settings.signer()), mapper, settings, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
@@ -172,7 +209,7 @@ public final class FileAuditJournal implements AuditJournal {
         }
         row.put("frame", rejection.frameSha256());
         try {
-            decisions.append(row, false);
+            decisions.append(masked(row), false);
         } catch (IOException e) {
             diagnostics.println("postern: could not write " + DECISIONS + ": " + e.getMessage());
         }
@@ -194,7 +231,7 @@ public final class FileAuditJournal implements AuditJournal {
         }
         row.put("frame", frameSha256);
         try {
-            return actions.append(row, true);
+            return actions.append(masked(row), true);
         } catch (IOException e) {
             throw new JournalUnavailableException("cannot write " + actions.path() + ": " + e.getMessage(), e);
         }
@@ -219,7 +256,7 @@ public final class FileAuditJournal implements AuditJournal {
             row.put("result", ((ExecutionFailure) outcome).code().name());
         }
         try {
-            actions.append(row, false);
+            actions.append(masked(row), false);
         } catch (IOException e) {
             diagnostics.println("postern: could not write " + ACTIONS + ": " + e.getMessage());
         }

@@ -261,4 +261,20 @@ class FileAuditJournalTest {
     void twoSessionsHaveDifferentIds() {
         assertFalse(SessionFacts.of(dir, "b".repeat(64), "1").id().equals(SessionFacts.of(dir, "b".repeat(64), "1").id()));
     }
+
+    @Test
+    void everyStringOfEveryRowIsMaskedWithTheCredentialsOfTheMoment() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> secret = new java.util.concurrent.atomic.AtomicReference<>("s3cret-one");
+        JournalSettings settings = JournalSettings.rotatingAt(1 << 20)
+                .masking(() -> new dev.postern.policy.port.SecretMask(List.of(secret.get().getBytes(StandardCharsets.UTF_8))));
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, settings, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("x.s3cret-one.y")));
+            secret.set("s3cret-two");
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("s3cret-two and s3cret-one")));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        assertEquals("x.****.y", JSON.readTree(rows.get(0)).get("rule").asText());
+        assertEquals("**** and s3cret-one", JSON.readTree(rows.get(1)).get("rule").asText(), "the mask is asked for each row");
+        assertChained(rows);
+    }
 }
