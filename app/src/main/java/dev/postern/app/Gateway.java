@@ -69,6 +69,12 @@ public final class Gateway {
                 journal.close();
                 Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
             });
+            // The reader may be blocked on stdin: end the process from the worker, journals flushed.
+            session.onFatal(() -> {
+                journal.sessionEnded(ExitStatus.INTERNAL_ERROR.name());
+                journal.close();
+                Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
+            });
             ExitStatus exit = session.run();
             journal.sessionEnded(exit.name());
             return exit;

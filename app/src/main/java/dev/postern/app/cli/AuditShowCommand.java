@@ -91,9 +91,9 @@ final class AuditShowCommand {
             if (!Files.isDirectory(dir)) {
                 throw new Options.UsageException("no journal directory at " + dir);
             }
-            filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.flag("--denied"));
-            follow = o.flag("--follow");
-            json = o.flag("--json");
+            filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"));
+            follow = o.has("--follow");
+            json = o.has("--json");
         } catch (Options.UsageException e) {
             io.stderr().println("postern audit show: " + e.getMessage() + "\n\n" + HELP);
             return ExitStatus.USAGE;

@@ -7,11 +7,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Parses {@code --name VALUE} options strictly: every option must be known, given once and have a
- * value; positional arguments are kept in order.
+ * Parses {@code --name VALUE} and {@code --name=VALUE} options strictly: every option must be known,
+ * given once and have a value; flags (options that take no value) are given by name alone;
+ * positional arguments are kept in order.
  */
 public final class Options {
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final java.util.Set<String> flags = new java.util.HashSet<>();
     private final List<String> positional;
 
     private Options(List<String> positional) {
@@ -22,25 +24,40 @@ public final class Options {
         return parse(args, known, Set.of());
     }
 
-    /** As {@link #parse(List, Set)}, and {@code flags} are options without a value ({@link #flag}). */
-    public static Options parse(List<String> args, Set<String> known, Set<String> flags) throws UsageException {
+    /** As {@link #parse(List, Set)}, also accepting the value-less {@code knownFlags}. */
+    public static Options parse(List<String> args, Set<String> known, Set<String> knownFlags) throws UsageException {
         java.util.ArrayList<String> positional = new java.util.ArrayList<>();
         Options o = new Options(positional);
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.startsWith("--") && flags.contains(a)) {
-                if (o.values.put(a, "") != null) {
-                    throw new UsageException(a + " is given twice");
+            if (a.startsWith("--")) {
+                int eq = a.indexOf('=');
+                String name = eq < 0 ? a : a.substring(0, eq);
+                if (knownFlags.contains(name)) {
+                    if (eq >= 0) {
+                        throw new UsageException(name + " takes no value");
+                    }
+                    if (!o.flags.add(name)) {
+                        throw new UsageException(name + " is given twice");
+                    }
+                    continue;
                 }
-            } else if (a.startsWith("--")) {
-                if (!known.contains(a)) {
-                    throw new UsageException("unknown option " + a);
+                if (!known.contains(name)) {
+                    throw new UsageException("unknown option " + name);
                 }
-                if (i + 1 >= args.size()) {
-                    throw new UsageException(a + " needs a value");
+                String value;
+                if (eq >= 0) {
+                    value = a.substring(eq + 1);
+                } else if (i + 1 < args.size()) {
+                    value = args.get(++i);
+                } else {
+                    throw new UsageException(name + " needs a value");
                 }
-                if (o.values.put(a, args.get(++i)) != null) {
-                    throw new UsageException(a + " is given twice");
+                if (value.isEmpty()) {
+                    throw new UsageException(name + " needs a value");
+                }
+                if (o.values.put(name, value) != null) {
+                    throw new UsageException(name + " is given twice");
                 }
             } else {
                 positional.add(a);
@@ -53,9 +70,8 @@ public final class Options {
         return Optional.ofNullable(values.get(name));
     }
 
-    /** Whether flag {@code name} was given. */
-    public boolean flag(String name) {
-        return values.containsKey(name);
+    public boolean has(String flag) {
+        return flags.contains(flag);
     }
 
     public String require(String name) throws UsageException {

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -59,15 +60,43 @@ public final class ConfigLoader {
     }
 
     public static GatewayConfig load(Path file) throws ConfigException {
+        return load(file, Set.of()).config();
+    }
+
+    /**
+     * What {@code trust-host} needs: the config loaded as {@link #load} does, except that the SSH
+     * host named {@code hostName} may lack both {@code knownHosts} and {@code hostKeyFingerprint}
+     * (the pin trust-host exists to produce). Such a host is left out of the policy and returned as
+     * an endpoint only; every other host still needs its pin.
+     */
+    public static ForTrustHost loadForTrustHost(Path file, String hostName) throws ConfigException {
+        Loaded loaded = load(file, Set.of(hostName));
+        return new ForTrustHost(loaded.config(), loaded.unpinned().stream().filter(h -> h.name().equals(hostName)).findFirst());
+    }
+
+    /** A config loaded for trust-host, and the named host when it has no pin yet. */
+    public record ForTrustHost(GatewayConfig config, Optional<UnpinnedHost> unpinned) {
+    }
+
+    /** An SSH host without a pin: only where it is, never usable by the gateway. */
+    public record UnpinnedHost(String name, String address, int port, Duration timeout) {
+    }
+
+    private record Loaded(GatewayConfig config, List<UnpinnedHost> unpinned) {
+    }
+
+    private static Loaded load(Path file, Set<String> mayLackPin) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         byte[] bytes = read(abs);
         JsonNode root = parse(abs, bytes);
         List<Error> errors = SCHEMA.validate(root);
         if (!errors.isEmpty()) {
-            Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
-            throw new ConfigException(abs, SchemaErrors.pointer(first),
-                    namesACredential(first) ? NOT_A_CREDENTIAL_NAME : first.getMessage());
+            LinkedHashSet<ConfigException.Problem> problems = new LinkedHashSet<>();
+            errors.stream().sorted(Comparator.comparing(SchemaErrors::pointer)).forEach(e -> problems.add(
+                    new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME : e.getMessage())));
+            throw new ConfigException(abs, List.copyOf(problems));
         }
+        refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
         root.path("credentials").fields().forEachRemaining(e -> {
@@ -82,9 +111,19 @@ public final class ConfigLoader {
             targets.add(httpTarget(abs, dir, "/http/targets/" + i, ts.get(i), credentials));
         }
         List<SshHost> hosts = new ArrayList<>();
+        List<UnpinnedHost> unpinned = new ArrayList<>();
         JsonNode hs = root.path("ssh").path("hosts");
         for (int i = 0; i < hs.size(); i++) {
-            hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, hs.get(i), credentials));
+            JsonNode h = hs.get(i);
+            if (mayLackPin.contains(h.get("name").textValue()) && !h.has("knownHosts") && !h.has("hostKeyFingerprint")) {
+                // No host is built (it has no pin), but its credentials and commands are checked as for any host.
+                sshAuth(abs, "/ssh/hosts/" + i, h, credentials);
+                commands(abs, "/ssh/hosts/" + i, h);
+                unpinned.add(new UnpinnedHost(h.get("name").textValue(), h.get("address").textValue(), h.path("port").asInt(ConfigDefaults.SSH_PORT),
+                        Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS))));
+            } else {
+                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
+            }
         }
         Policy policy;
         try {
@@ -97,7 +136,7 @@ public final class ConfigLoader {
         Optional<CredentialRef> signingKey = journal.has("signingKey")
                 ? Optional.of(credential(abs, "/journal/signingKey", journal.get("signingKey"), credentials))
                 : Optional.empty();
-        return new GatewayConfig(abs, policy,
+        return new Loaded(new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(journal.path("directory").textValue()).normalize(),
@@ -105,7 +144,37 @@ public final class ConfigLoader {
                 credentials,
                 signingKey,
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
-                Sha256.of(bytes));
+                Sha256.of(bytes)), unpinned);
+    }
+
+    /**
+     * A path field that starts with {@code ~} is refused, every one listed: the JVM does not expand
+     * it (it would name a directory called "~" beside the config), and the gateway may run as
+     * another user whose home is not the operator's, so Postern does not guess.
+     */
+    private static void refuseHomeRelativePaths(Path file, JsonNode root) throws ConfigException {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        refuseHomeRelative(problems, "/journal/directory", root.path("journal").path("directory"));
+        root.path("credentials").fields().forEachRemaining(e ->
+                refuseHomeRelative(problems, "/credentials/" + e.getKey() + "/file", e.getValue().path("file")));
+        JsonNode ts = root.path("http").path("targets");
+        for (int i = 0; i < ts.size(); i++) {
+            refuseHomeRelative(problems, "/http/targets/" + i + "/trustStore/file", ts.get(i).path("trustStore").path("file"));
+        }
+        JsonNode hs = root.path("ssh").path("hosts");
+        for (int i = 0; i < hs.size(); i++) {
+            refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
+    }
+
+    private static void refuseHomeRelative(List<ConfigException.Problem> problems, String pointer, JsonNode value) {
+        if (value.isTextual() && value.textValue().startsWith("~")) {
+            problems.add(new ConfigException.Problem(pointer, "an absolute path or one relative to the config file's directory;"
+                    + " \"~\" is not expanded (the gateway may run as another user), write the home directory out"));
+        }
     }
 
     private static byte[] read(Path file) throws ConfigException {
@@ -129,7 +198,8 @@ public final class ConfigLoader {
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
+            String where = e.line() < 1 ? "" : "line " + e.line() + (e.column() < 1 ? "" : ", column " + e.column()) + ": ";
+            throw new ConfigException(file, null, where + "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
     }
 
@@ -222,26 +292,8 @@ public final class ConfigLoader {
 
     private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
-        SshAuth auth;
-        if (h.has("identity") == h.has("password")) {
-            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
-        }
-        if (h.has("identity")) {
-            Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
-                    : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
-        } else {
-            if (h.has("passphrase")) {
-                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
-            }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
-        }
-        List<SshCommandSpec> commands = new ArrayList<>();
-        JsonNode cs = h.get("commands");
-        for (int i = 0; i < cs.size(); i++) {
-            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
-        }
+        SshAuth auth = sshAuth(file, at, h, credentials);
+        List<SshCommandSpec> commands = commands(file, at, h);
         try {
             return new SshHost(
                     h.get("name").textValue(),
@@ -264,6 +316,35 @@ public final class ConfigLoader {
     private static Optional<RateLimit> rateLimit(JsonNode allowance) {
         JsonNode r = allowance.get("rateLimit");
         return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
+    }
+
+    private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        SshAuth auth;
+        if (h.has("identity") == h.has("password")) {
+            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
+        }
+        if (h.has("identity")) {
+            Optional<CredentialRef> passphrase = h.has("passphrase")
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
+                    : Optional.empty();
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
+        } else {
+            if (h.has("passphrase")) {
+                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
+            }
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
+        }
+        return auth;
+    }
+
+    private static List<SshCommandSpec> commands(Path file, String at, JsonNode h) throws ConfigException {
+        List<SshCommandSpec> commands = new ArrayList<>();
+        JsonNode cs = h.get("commands");
+        for (int i = 0; i < cs.size(); i++) {
+            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
+        }
+        return commands;
     }
 
     private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {

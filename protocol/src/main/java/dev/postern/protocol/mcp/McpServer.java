@@ -65,11 +65,21 @@ public final class McpServer {
     private final ServerInfo info;
     private final StrictJson json;
     private final JsonMapper writer;
+    private final long maxResultBytes;
     private Phase phase = Phase.AWAITING_INITIALIZE;
     private volatile Era era = Era.UNDECIDED;
     private String negotiatedVersion;
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
+        this(catalog, info, maxFrameBytes, ToolResults.DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** {@code maxResultBytes} caps one tool result as rendered (see {@link ToolResults}). */
+    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
+        if (maxResultBytes < 1024) {
+            throw new IllegalArgumentException("maxResultBytes must be at least 1024");
+        }
+        this.maxResultBytes = maxResultBytes;
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.info = Objects.requireNonNull(info, "info");
         this.json = new StrictJson(maxFrameBytes);
@@ -356,7 +366,7 @@ public final class McpServer {
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
-        return resultLine(id, ToolResults.outcome(outcome));
+        return resultLine(id, ToolResults.outcome(outcome, maxResultBytes));
     }
 
     /** The response line for a tool call the policy denied. */
