@@ -77,7 +77,10 @@ final class CheckConfigCommand implements Command {
     static String describe(GatewayConfig config) {
         StringBuilder b = new StringBuilder();
         b.append("configuration ").append(config.file()).append(" is valid\n");
-        b.append("journal: ").append(config.journalDirectory()).append('\n');
+        b.append("journal: ").append(config.journalDirectory()).append(", files rotated at ").append(config.journalRotateBytes())
+                .append(" bytes");
+        config.journalSigningKey().ifPresent(k -> b.append(", checkpoints signed with credential ").append(k));
+        b.append(config.journalRedactArguments() ? ", arguments kept only as SHA-256 digests" : "").append('\n');
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight()).append('\n');
         if (config.policy().httpTargets().isEmpty() && config.policy().sshHosts().isEmpty()) {
             b.append("it allows nothing: no HTTP targets and no SSH hosts\n");

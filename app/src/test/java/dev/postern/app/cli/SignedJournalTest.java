@@ -188,4 +188,14 @@ class SignedJournalTest {
         assertEquals(ExitStatus.USAGE, verify.exit, verify.toString());
         assertTrue(verify.err().contains("a PEM PRIVATE KEY where a PUBLIC KEY belongs"), verify.err());
     }
+
+    @Test
+    void checkConfigSaysTheJournalIsSignedAndWithWhichCredentialNeverTheKey() throws Exception {
+        CliRun run = CliRun.of("check-config", "--config", config(keys.privatePem()).toString());
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out().contains("journal: " + journal() + ", files rotated at 67108864 bytes, checkpoints signed with credential journal-key"),
+                run.out());
+        assertFalse(run.out().contains("BEGIN"), run.out());
+    }
 }
