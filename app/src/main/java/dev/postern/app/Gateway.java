@@ -1,5 +1,6 @@
 package dev.postern.app;
 
+import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.CheckpointSigner;
@@ -27,6 +28,7 @@ import java.io.PrintStream;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The composition root, read top to bottom: one method per adapter, wired by hand, no container.
@@ -36,32 +38,56 @@ public final class Gateway {
     private Gateway() {
     }
 
-    /** Runs {@code mcp-stdio} on a loaded config until the session ends; returns the exit status. */
+    /** Runs {@code mcp-stdio} on a loaded, fully validated config until the session ends; returns the exit status. */
     public static ExitStatus serve(GatewayConfig config, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
+        return serve(new ConfigLoader.Deferred(config, () -> { }), in, protocolOut, diagnostics);
+    }
+
+    /**
+     * Runs {@code mcp-stdio} on a built config whose schema validation is still to run: it runs in the
+     * background while {@code initialize} is answered, and {@link ConfigGate} holds the first
+     * {@code tools/list} or {@code tools/call} until it is done; an invalid config stops the process
+     * with {@link ExitStatus#CONFIG_ERROR} before any tool is listed or called.
+     */
+    public static ExitStatus serve(ConfigLoader.Deferred deferred, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
+        GatewayConfig config = deferred.config();
+        ConfigGate gate = new ConfigGate(deferred);
         CredentialStore credentials = credentials(config);
         Optional<CheckpointSigner> signer;
         try {
             signer = checkpointSigner(config, credentials);
         } catch (CredentialUnavailableException | GeneralSecurityException e) {
-            diagnostics.println("postern: journal.signingKey: " + e.getMessage() + "; nothing started");
-            return ExitStatus.STARTUP_FAILED;
+            Optional<String> invalid = gate.problem();
+            diagnostics.println(invalid.orElse("postern: journal.signingKey: " + e.getMessage() + "; nothing started"));
+            return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
         FileAuditJournal journal;
         try {
             journal = journal(config, signer, credentials, diagnostics);
         } catch (IOException e) {
-            diagnostics.println("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage());
-            return ExitStatus.STARTUP_FAILED;
+            // An invalid config is reported as such (status 4), as when it was checked before the journal.
+            Optional<String> invalid = gate.problem();
+            diagnostics.println(invalid.orElse("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage()));
+            return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
+        // Every frame but the first initialize waits here for the config check; an invalid config ends the
+        // session on the reading thread before that frame is served (ConfigGate.Invalid, caught below).
+        Supplier<ToolCatalog> checkedCatalog = () -> {
+            gate.problem().ifPresent(message -> {
+                throw new ConfigGate.Invalid(message);
+            });
+            return gate.catalog();
+        };
+        ExitStatus status;
         try (journal; Dispatcher dispatcher = dispatcher(config, credentials)) {
             StdioSession session = new StdioSession(
-                    mcpServer(config),
+                    new McpServer(checkedCatalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes()),
                     new PolicyEngine(config.policy()),
                     RateLimits.of(config.policy()),
                     dispatcher,
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
-                    new FrameWriter(protocolOut),
+                    new FrameWriter(gate.startingAfterFirstFlush(protocolOut)),
                     config.maxInFlight(),
                     diagnostics);
             session.onOutputBroken(() -> {
@@ -75,14 +101,17 @@ public final class Gateway {
                 journal.close();
                 Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
             });
-            ExitStatus exit = session.run();
-            journal.sessionEnded(exit.name());
-            return exit;
+            try {
+                status = session.run();
+            } catch (ConfigGate.Invalid e) {
+                status = ExitStatus.CONFIG_ERROR;
+            }
+            journal.sessionEnded(status.name());
         }
-    }
-
-    static McpServer mcpServer(GatewayConfig config) {
-        return new McpServer(new ToolCatalog(config.policy()), new ServerInfo("postern", Version.current()), config.maxFrameBytes());
+        // A session that ended after the initialize answer alone still ends with the config's verdict.
+        Optional<String> invalid = gate.problem();
+        invalid.ifPresent(diagnostics::println);
+        return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : status;
     }
 
     /** The journal for one session of this process: its settings from the config, a session row at each end. */

@@ -135,6 +135,11 @@ public final class StdioSession {
             diagnostics.println("postern: the session was interrupted; cancelling in-flight calls");
             cancelAll();
             return ExitStatus.INTERRUPTED;
+        } catch (ConfigGate.Invalid e) {
+            // Not a fault: the config failed its deferred check before this frame was served; Gateway.serve
+            // reports it and exits 4 (ConfigGate).
+            cancelAll();
+            throw e;
         } catch (RuntimeException | Error e) {
             // No stack trace: stderr gets one line, stdout one error line, then the documented close.
             diagnostics.println("postern: internal error while reading: " + e + "; closing the session");

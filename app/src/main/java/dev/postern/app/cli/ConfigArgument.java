@@ -28,6 +28,26 @@ final class ConfigArgument {
      * reports a usage error (status 1) or an invalid config (status 4).
      */
     static ExitStatus withConfig(List<String> args, Command command, Io io, Function<GatewayConfig, ExitStatus> then) {
+        return file(args, command, io).map(f -> load(f, io).map(then).orElse(ExitStatus.CONFIG_ERROR)).orElse(ExitStatus.USAGE);
+    }
+
+    /**
+     * As {@link #withConfig}, but the config's JSON Schema validation is left to {@code then}
+     * (ConfigLoader.loadDeferringSchema): for mcp-stdio, which must run it before any tool is used.
+     */
+    static ExitStatus withDeferredConfig(List<String> args, Command command, Io io, Function<ConfigLoader.Deferred, ExitStatus> then) {
+        return file(args, command, io).map(f -> {
+            try {
+                return then.apply(ConfigLoader.loadDeferringSchema(Path.of(f)));
+            } catch (ConfigException e) {
+                io.stderr().println("postern: invalid configuration: " + e.getMessage());
+                return ExitStatus.CONFIG_ERROR;
+            }
+        }).orElse(ExitStatus.USAGE);
+    }
+
+    /** The value of {@code --config}, or empty after a usage error has been reported. */
+    private static Optional<String> file(List<String> args, Command command, Io io) {
         String file;
         try {
             Options o = Options.parse(args, Set.of("--config"));
@@ -37,9 +57,9 @@ final class ConfigArgument {
             file = file(o);
         } catch (Options.UsageException e) {
             io.stderr().println("postern " + command.name() + ": " + e.getMessage() + "\n\n" + command.help());
-            return ExitStatus.USAGE;
+            return Optional.empty();
         }
-        return load(file, io).map(then).orElse(ExitStatus.CONFIG_ERROR);
+        return Optional.of(file);
     }
 
     /** The config file named by {@code --config}, else by {@code POSTERN_CONFIG}; a usage error when neither. */

@@ -35,10 +35,12 @@ final class McpStdioCommand implements Command {
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        return ConfigArgument.withConfig(args, this, io, config -> {
+        // The schema validation runs after the initialize answer, and before any tool (Gateway, ConfigGate).
+        return ConfigArgument.withDeferredConfig(args, this, io, deferred -> {
+            GatewayConfig config = deferred.config();
             io.stderr().println(startLine(config));
             DeepReport.atStart(config, io.stderr());
-            return Gateway.serve(config, io.stdin(), io.stdout(), io.stderr());
+            return Gateway.serve(deferred, io.stdin(), io.stdout(), io.stderr());
         });
     }
 

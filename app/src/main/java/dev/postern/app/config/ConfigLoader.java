@@ -51,7 +51,6 @@ public final class ConfigLoader {
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
     static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
-    private static final Schema SCHEMA = loadSchema();
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
     private static final String NOT_A_CREDENTIAL_NAME =
             "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
@@ -59,6 +58,7 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    /** Loads and fully validates a config file: schema first, then the rules the schema cannot say. */
     public static GatewayConfig load(Path file) throws ConfigException {
         return load(file, Set.of()).config();
     }
@@ -89,13 +89,61 @@ public final class ConfigLoader {
         Path abs = file.toAbsolutePath().normalize();
         byte[] bytes = read(abs);
         JsonNode root = parse(abs, bytes);
-        List<Error> errors = SCHEMA.validate(root);
+        validateSchema(abs, root);
+        return build(abs, root, Sha256.of(bytes), mayLackPin);
+    }
+
+    /**
+     * Loads a config file and builds it, leaving only its JSON Schema validation for later: what
+     * {@code mcp-stdio} uses so that the schema's compilation and validation (most of start-up) run
+     * after the {@code initialize} answer. The caller must run {@link Deferred#validation()} to the end
+     * before anything uses the config for a tool (see {@code dev.postern.app.ConfigGate}). A file that
+     * cannot be built is validated at once, so its error is the same as {@link #load}'s.
+     */
+    public static Deferred loadDeferringSchema(Path file) throws ConfigException {
+        Path abs = file.toAbsolutePath().normalize();
+        byte[] bytes = read(abs);
+        JsonNode root = parse(abs, bytes);
+        GatewayConfig config;
+        try {
+            config = build(abs, root, Sha256.of(bytes), Set.of()).config();
+        } catch (ConfigException | RuntimeException e) {
+            validateSchema(abs, root);
+            throw e;
+        }
+        return new Deferred(config, () -> validateSchema(abs, root));
+    }
+
+    /** A built config whose JSON Schema validation is still to run; the tree it checks is not changed after building. */
+    public record Deferred(GatewayConfig config, Validation validation) {
+        public Deferred {
+            java.util.Objects.requireNonNull(config, "config");
+            java.util.Objects.requireNonNull(validation, "validation");
+        }
+    }
+
+    /** A validation still to run: returns when the config is valid, throws what {@link #load} would have thrown. */
+    @FunctionalInterface
+    public interface Validation {
+        void run() throws ConfigException;
+    }
+
+    private static void validateSchema(Path abs, JsonNode root) throws ConfigException {
+        List<Error> errors = SchemaHolder.SCHEMA.validate(root);
         if (!errors.isEmpty()) {
             LinkedHashSet<ConfigException.Problem> problems = new LinkedHashSet<>();
             errors.stream().sorted(Comparator.comparing(SchemaErrors::pointer)).forEach(e -> problems.add(
                     new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME : e.getMessage())));
             throw new ConfigException(abs, List.copyOf(problems));
         }
+    }
+
+    /** The compiled schema, built on first validation (not when the class loads). */
+    private static final class SchemaHolder {
+        static final Schema SCHEMA = loadSchema();
+    }
+
+    private static Loaded build(Path abs, JsonNode root, String fileSha256, Set<String> mayLackPin) throws ConfigException {
         refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
@@ -144,7 +192,7 @@ public final class ConfigLoader {
                 credentials,
                 signingKey,
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
-                Sha256.of(bytes)), unpinned);
+                fileSha256), unpinned);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.postern.protocol.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -18,6 +19,8 @@ import java.util.Optional;
  * exponent lies beyond {@link #MAX_EXPONENT} is refused here before the schema library sees it, since
  * its keywords may expand it to every digit (1e999999999 would fill the heap). Total: an exception thrown inside the schema library on hostile input
  * becomes a failure at the root pointer, never an escape onto the reader thread.
+ * An empty arguments object gets the verdict the schema gave {@code {}} when it was compiled
+ * (validation is deterministic), so a tool without arguments costs no validation per call.
  */
 final class ArgumentValidator {
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
@@ -26,12 +29,17 @@ final class ArgumentValidator {
     static final int MAX_EXPONENT = 400;
 
     private final Schema schema;
+    private final boolean emptyIsValid;
 
     ArgumentValidator(JsonNode inputSchema) {
         this.schema = REGISTRY.getSchema(inputSchema.toString());
+        this.emptyIsValid = schema.validate(JsonNodeFactory.instance.objectNode()).isEmpty();
     }
 
     Optional<Binding.Invalid> validate(JsonNode arguments) {
+        if (emptyIsValid && arguments.isObject() && arguments.isEmpty()) {
+            return Optional.empty();
+        }
         Optional<Binding.Invalid> huge = hugeNumber(arguments, "");
         if (huge.isPresent()) {
             return huge;
