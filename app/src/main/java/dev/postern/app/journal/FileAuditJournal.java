@@ -97,7 +97,10 @@ public final class FileAuditJournal implements AuditJournal {
         return row;
     }
 
-    /** The session's start row: the process's facts. Durable, so a session that dies at once is still on record. */
+    /**
+     * The session's start row: the process's facts. Not forced on its own (that would put a disk flush
+     * before the first answer); the first intent's flush, or closing, makes it durable.
+     */
     private void sessionStarted() throws IOException {
         if (session.isEmpty()) {
             return;
@@ -109,7 +112,7 @@ public final class FileAuditJournal implements AuditJournal {
         row.put("config", s.configFile().toString());
         row.put("configSha256", s.configSha256());
         row.put("postern", s.posternVersion());
-        actions.append(masked(row), true);
+        actions.append(masked(row), false);
     }
 
     /**
