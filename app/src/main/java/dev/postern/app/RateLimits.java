@@ -1,12 +1,9 @@
 package dev.postern.app;
 
 import dev.postern.policy.AuthorizedAction;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.RateLimit;
-import dev.postern.policy.model.SshHost;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import java.util.HashMap;
@@ -30,7 +27,7 @@ final class RateLimits {
 
     private final RateLimiter<Key> limiter;
 
-    /** One limited thing: what it is ({@code http target}) and its name, unique within its kind. */
+    /** One limited allowance: what it is ({@code http target}) and its name, unique within its kind. */
     record Key(String noun, String name) {
         Key {
             Objects.requireNonNull(noun, "noun");
@@ -62,18 +59,15 @@ final class RateLimits {
     /** The policy's limits on {@code nanoClock}, a monotonic nanosecond clock (tests move their own). */
     static RateLimits of(Policy policy, LongSupplier nanoClock) {
         Map<Key, RateLimit> limits = new HashMap<>();
-        for (HttpTarget t : policy.httpTargets()) {
-            t.rateLimit().ifPresent(l -> limits.put(key(t), l));
-        }
-        for (SshHost h : policy.sshHosts()) {
-            h.rateLimit().ifPresent(l -> limits.put(key(h), l));
+        for (Allowance a : policy.allowances()) {
+            a.rateLimit().ifPresent(l -> limits.put(key(a), l));
         }
         return new RateLimits(new RateLimiter<>(limits, nanoClock));
     }
 
     /** Empty when the permit's target has room for one more call (and takes it); else the refusal. */
     Optional<Refusal> admit(AuthorizedAction permit) {
-        Key key = keyOf(permit);
+        Key key = key(permit.allowance());
         if (limiter.admit(key) instanceof RateLimiter.Admission.Limited limited) {
             return Optional.of(new Refusal(RULE_PREFIX + key.name(), new ExecutionFailure(FailureCode.RATE_LIMITED,
                     key.noun() + ' ' + key.name() + " allows " + limited.limit().describe() + "; this call was not made; try again in "
@@ -82,19 +76,7 @@ final class RateLimits {
         return Optional.empty();
     }
 
-    private static Key key(HttpTarget t) {
-        return new Key("http target", t.name());
-    }
-
-    private static Key key(SshHost h) {
-        return new Key("ssh host", h.name());
-    }
-
-    /** The target a permit is for. */
-    private static Key keyOf(AuthorizedAction permit) {
-        if (permit instanceof AuthorizedHttpRequest h) {
-            return key(h.target());
-        }
-        return key(((AuthorizedSshCommand) permit).host());
+    private static Key key(Allowance a) {
+        return new Key(a.noun(), a.name());
     }
 }

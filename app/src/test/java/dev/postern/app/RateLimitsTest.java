@@ -41,7 +41,7 @@ class RateLimitsTest {
                 limit);
     }
 
-    private final Policy policy = new Policy(
+    private final Policy policy = Policy.of(
             List.of(target("api", Optional.of(RateLimit.perSeconds(2, 60))), target("free", Optional.empty())),
             // An SSH host may share an HTTP target's name; they are limited apart.
             List.of(host("api", Optional.of(RateLimit.perSeconds(1, 10)))));

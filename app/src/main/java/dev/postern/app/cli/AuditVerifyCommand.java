@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.journal.ChainVerifier;
 import dev.postern.app.journal.Checkpoints;
 import java.io.IOException;
@@ -99,7 +100,7 @@ final class AuditVerifyCommand implements Command {
             io.stderr().println("postern audit: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        ChainVerifier.Result result = ChainVerifier.verify(dir, key);
+        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir, key);
         PrintStream out = io.report();
         boolean unsigned = false;
         if (result.noJournal()) {

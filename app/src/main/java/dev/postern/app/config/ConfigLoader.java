@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
@@ -143,6 +144,7 @@ public final class ConfigLoader {
         static final Schema SCHEMA = loadSchema();
     }
 
+    @RegistrationPoint("the kind's config section, read into its allowances")
     private static Loaded build(Path abs, JsonNode root, String fileSha256, Set<String> mayLackPin) throws ConfigException {
         refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
@@ -175,7 +177,7 @@ public final class ConfigLoader {
         }
         Policy policy;
         try {
-            policy = new Policy(targets, hosts);
+            policy = Policy.of(targets, hosts);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }

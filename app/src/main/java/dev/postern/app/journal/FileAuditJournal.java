@@ -6,12 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
-import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
@@ -46,9 +41,10 @@ public final class FileAuditJournal implements AuditJournal {
     private final boolean redactArguments;
     private final AtomicBoolean clientWritten = new AtomicBoolean();
     private final AtomicBoolean endWritten = new AtomicBoolean();
+    private final ActionRows rows;
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, JournalSettings settings,
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, JournalSettings settings, ActionRows rows,
             PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
@@ -56,6 +52,7 @@ public final class FileAuditJournal implements AuditJournal {
         this.session = settings.session();
         this.secrets = settings.secrets();
         this.redactArguments = settings.redactArguments();
+        this.rows = java.util.Objects.requireNonNull(rows, "rows");
         this.diagnostics = diagnostics;
     }
 
@@ -154,25 +151,30 @@ public final class FileAuditJournal implements AuditJournal {
     /** The size at which a journal file is rotated unless the config says otherwise (DESIGN §4). */
     public static final long DEFAULT_ROTATE_BYTES = 64L * 1024 * 1024;
 
-    /** Opens (creating if needed) both files in {@code directory}, rotating at the default size. */
-    public static FileAuditJournal open(Path directory, PrintStream diagnostics) throws IOException {
-        return open(directory, DEFAULT_ROTATE_BYTES, diagnostics);
+    /**
+     * Opens (creating if needed) both files in {@code directory}, rotating at the default size;
+     * {@code rows} describes each kind's permits and outcomes.
+     */
+    public static FileAuditJournal open(Path directory, PrintStream diagnostics, ActionRows rows) throws IOException {
+        return open(directory, DEFAULT_ROTATE_BYTES, diagnostics, rows);
     }
 
     /**
      * Opens (creating if needed) both journals in {@code directory}; each file is rotated once it holds
      * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
      */
-    public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics) throws IOException {
-        return open(directory, JournalSettings.rotatingAt(rotateBytes), diagnostics);
+    public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics, ActionRows rows) throws IOException {
+        return open(directory, JournalSettings.rotatingAt(rotateBytes), diagnostics, rows);
     }
 
     /**
      * Opens both journals as {@code settings} say: with a signer, each gets a signed checkpoint row
      * every so many rows and when it is closed; with session facts, a session row starts and ends the
      * session in {@code actions.jsonl} and every row carries the session's id (DESIGN §6).
+     * {@code rows} describes each kind's permits, outcomes and refused actions.
      */
-    public static FileAuditJournal open(Path directory, JournalSettings settings, PrintStream diagnostics) throws IOException {
+    public static FileAuditJournal open(Path directory, JournalSettings settings, PrintStream diagnostics, ActionRows rows)
+            throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
@@ -181,7 +183,7 @@ public final class FileAuditJournal implements AuditJournal {
         FileAuditJournal journal;
         try {
             journal = new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock,
-                    settings.rotateBytes(), settings.signer()), mapper, settings, diagnostics);
+                    settings.rotateBytes(), settings.signer()), mapper, settings, rows, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
@@ -210,6 +212,7 @@ public final class FileAuditJournal implements AuditJournal {
         } else {
             row.putNull("rule");
         }
+        rejection.action().ifPresent(action -> rows.denial(action, row, redactArguments));
         row.put("frame", rejection.frameSha256());
         try {
             decisions.append(masked(row), false);
@@ -222,16 +225,7 @@ public final class FileAuditJournal implements AuditJournal {
     public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
         ObjectNode row = row("intent");
         row.put("rule", permit.rule());
-        if (permit instanceof AuthorizedHttpRequest h) {
-            row.put("action", "http_request");
-            row.put("target", h.target().name());
-            row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
-        } else {
-            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
-            row.put("action", "ssh_exec");
-            row.put("target", s.host().name());
-            row.put("preview", s.action().command());
-        }
+        rows.intent(permit, row, redactArguments);
         row.put("frame", frameSha256);
         try {
             return actions.append(masked(row), true);
@@ -244,20 +238,7 @@ public final class FileAuditJournal implements AuditJournal {
     public void outcome(long intentSeq, Outcome outcome) {
         ObjectNode row = row("outcome");
         row.put("intent", intentSeq);
-        if (outcome instanceof HttpResponseOutcome r) {
-            row.put("result", "ok");
-            row.put("status", r.status());
-            row.put("bytes", r.body().length);
-            row.put("truncated", r.truncated());
-        } else if (outcome instanceof SshExitOutcome s) {
-            row.put("result", "ok");
-            if (s.exitStatus().isPresent()) {
-                row.put("exitStatus", s.exitStatus().getAsInt());
-            }
-            s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
-        } else {
-            row.put("result", ((ExecutionFailure) outcome).code().name());
-        }
+        rows.outcome(outcome, row);
         try {
             actions.append(masked(row), false);
         } catch (IOException e) {

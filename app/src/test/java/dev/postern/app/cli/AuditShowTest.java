@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.app.journal.SamplePermits;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -49,7 +50,8 @@ class AuditShowTest {
     Path dir;
 
     private FileAuditJournal open(long rotateBytes) throws Exception {
-        return FileAuditJournal.open(dir, rotateBytes, new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+        return FileAuditJournal.open(dir, rotateBytes, new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8),
+                Gateway.journalRows());
     }
 
     private static HttpResponseOutcome ok(int status) {
@@ -90,11 +92,11 @@ class AuditShowTest {
         assertEquals(ExitStatus.OK, run.exit, run.toString());
         List<String> rows = body(run);
         assertEquals(5, rows.size(), run.out());
-        assertTrue(rows.get(0).matches(".*http_request +api +ok 200 +POST http://127.0.0.1:9/v1/items"), rows.get(0));
+        assertTrue(rows.get(0).matches(".*http_request +api +ok 200 +POST http://127.0.0.1:9/v1/items\\?q=q"), rows.get(0));
         assertTrue(rows.get(1).matches(".*- +- +denied +rule http.path"), rows.get(1));
-        assertTrue(rows.get(2).matches(".*ssh_exec +web +ok exit 2 +grep"), rows.get(2));
-        assertTrue(rows.get(3).matches(".*ssh_exec +web +interrupted +grep"), rows.get(3));
-        assertTrue(rows.get(4).matches(".*http_request +api +TIMEOUT +POST http://127.0.0.1:9/v1/slow"), rows.get(4));
+        assertTrue(rows.get(2).matches(".*ssh_exec +web +ok exit 2 +'grep' 'error' '/var/log/app.log'"), rows.get(2));
+        assertTrue(rows.get(3).matches(".*ssh_exec +web +interrupted +'grep' 'killed' '/var/log/app.log'"), rows.get(3));
+        assertTrue(rows.get(4).matches(".*http_request +api +TIMEOUT +POST http://127.0.0.1:9/v1/slow\\?q=q"), rows.get(4));
         assertEquals("", run.err());
     }
 

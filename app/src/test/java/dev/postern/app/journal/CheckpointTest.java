@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.Gateway;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class CheckpointTest {
     }
 
     private ChainVerifier.FileResult verify(Optional<PublicKey> key) {
-        return ChainVerifier.verifyJournal(new JournalFiles(dir, "actions"), key);
+        return Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"), key);
     }
 
     private List<ObjectNode> rows() throws IOException {

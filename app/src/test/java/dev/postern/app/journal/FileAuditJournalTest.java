@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.Gateway;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
@@ -37,7 +38,7 @@ class FileAuditJournalTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 
     private FileAuditJournal open() throws Exception {
-        return FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        return FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows());
     }
 
     private List<String> lines(String name) throws Exception {
@@ -61,7 +62,7 @@ class FileAuditJournalTest {
     @Test
     void openingCreatesTheDirectoryAndBothFiles() throws Exception {
         Path nested = dir.resolve("a/b");
-        try (FileAuditJournal journal = FileAuditJournal.open(nested, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(nested, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
             assertTrue(Files.isRegularFile(nested.resolve(FileAuditJournal.DECISIONS)));
             assertTrue(Files.isRegularFile(nested.resolve(FileAuditJournal.ACTIONS)));
         }
@@ -123,17 +124,39 @@ class FileAuditJournalTest {
     }
 
     @Test
-    void intentRowsHoldNoQueryBodyOrArgumentValues() throws Exception {
+    void intentRowsHoldTheRenderedActionButNeverABody() throws Exception {
         try (FileAuditJournal journal = open()) {
             journal.intent(Permits.http("/v1/items", "marker-query", "marker-body"), FRAME);
             journal.intent(Permits.ssh("marker-argument"), FRAME);
         }
         String actions = Files.readString(dir.resolve(FileAuditJournal.ACTIONS));
-        for (String marker : List.of("marker-query", "marker-body", "marker-argument")) {
-            assertFalse(actions.contains(marker), marker + " reached the journal: " + actions);
+        assertFalse(actions.contains("marker-body"), actions);
+        assertTrue(actions.contains("\"url\":\"http://127.0.0.1:9/v1/items?q=marker-query\""), actions);
+        assertTrue(actions.contains("\"preview\":\"POST http://127.0.0.1:9/v1/items?q=marker-query\""), actions);
+        assertTrue(actions.contains("\"argv\":[\"grep\",\"marker-argument\",\"/var/log/app.log\"]"), actions);
+        assertTrue(actions.contains("\"command\":\"grep\""), actions);
+    }
+
+    @Test
+    void withRedactedArgumentsIntentRowsKeepOnlyDigests() throws Exception {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).redactingArguments(true),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
+            journal.intent(Permits.http("/v1/items", "marker-query", "marker-body"), FRAME);
+            journal.intent(Permits.ssh("marker-argument"), FRAME);
+            journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("ssh.args"), FRAME,
+                    Optional.of(Permits.ssh("marker-denied").action())));
         }
-        assertTrue(actions.contains("\"preview\":\"POST http://127.0.0.1:9/v1/items\""), actions);
-        assertTrue(actions.contains("\"preview\":\"grep\""), actions);
+        String all = Files.readString(dir.resolve(FileAuditJournal.ACTIONS)) + Files.readString(dir.resolve(FileAuditJournal.DECISIONS));
+        assertFalse(all.contains("marker"), all);
+        List<String> rows = lines(FileAuditJournal.ACTIONS);
+        assertEquals("POST http://127.0.0.1:9/v1/items", JSON.readTree(rows.get(0)).get("preview").asText());
+        assertEquals(HashChain.sha256("http://127.0.0.1:9/v1/items?q=marker-query"), JSON.readTree(rows.get(0)).get("argumentsSha256").asText());
+        assertEquals("grep", JSON.readTree(rows.get(1)).get("preview").asText());
+        assertEquals(64, JSON.readTree(rows.get(1)).get("argumentsSha256").asText().length());
+        JsonNode denial = JSON.readTree(lines(FileAuditJournal.DECISIONS).get(0));
+        assertEquals("grep", denial.get("refused").asText());
+        assertEquals("web", denial.get("target").asText());
+        assertEquals(64, denial.get("argumentsSha256").asText().length());
     }
 
     @Test
@@ -202,7 +225,7 @@ class FileAuditJournalTest {
         assertEquals(12, repair.get("removedBytes").asInt());
         assertEquals(HashChain.sha256("{\"seq\":2,\"ti"), repair.get("removedSha256").textValue());
         assertEquals("UNKNOWN_TOOL", JSON.readTree(rows.get(2)).get("reason").textValue());
-        assertTrue(ChainVerifier.verify(dir).intact());
+        assertTrue(Gateway.chainVerifier().verify(dir).intact());
     }
 
     @Test
@@ -228,7 +251,7 @@ class FileAuditJournalTest {
     void aSessionStartsAndEndsOnRecordAndEveryRowOfBothJournalsCarriesItsId() throws Exception {
         SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "9.9.9");
         try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
-                new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
             journal.sessionClient("claude-code", "2.1.0", "handshake", "2025-11-25");
             journal.sessionClient("again", "1", "stateless", "2026-07-28");
             journal.outcome(journal.intent(Permits.ssh("w"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "slow"));
@@ -254,7 +277,7 @@ class FileAuditJournalTest {
             assertEquals(facts.id(), row.get("session").asText(), row.toString());
         }
         assertEquals(facts.id(), JSON.readTree(lines(FileAuditJournal.DECISIONS).get(0)).get("session").asText());
-        assertTrue(ChainVerifier.verify(dir).intact());
+        assertTrue(Gateway.chainVerifier().verify(dir).intact());
     }
 
     @Test
@@ -267,7 +290,8 @@ class FileAuditJournalTest {
         java.util.concurrent.atomic.AtomicReference<String> secret = new java.util.concurrent.atomic.AtomicReference<>("s3cret-one");
         JournalSettings settings = JournalSettings.rotatingAt(1 << 20)
                 .masking(() -> new dev.postern.policy.port.SecretMask(List.of(secret.get().getBytes(StandardCharsets.UTF_8))));
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, settings, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, settings, new PrintStream(stderr, true, StandardCharsets.UTF_8),
+                Gateway.journalRows())) {
             journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("x.s3cret-one.y")));
             secret.set("s3cret-two");
             journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("s3cret-two and s3cret-one")));

@@ -28,7 +28,7 @@ public record HttpTarget(
         boolean allowPrivateAddresses,
         Optional<TrustStore> trustStore,
         OversizeResponse onOversizeResponse,
-        Optional<RateLimit> rateLimit) {
+        Optional<RateLimit> rateLimit) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -131,5 +131,10 @@ public record HttpTarget(
             b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return b.toString();
+    }
+
+    @Override
+    public String noun() {
+        return "http target";
     }
 }

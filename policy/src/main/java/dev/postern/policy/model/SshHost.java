@@ -26,7 +26,7 @@ public record SshHost(
         Duration timeout,
         long maxOutputBytes,
         List<SshCommandSpec> commands,
-        Optional<RateLimit> rateLimit) {
+        Optional<RateLimit> rateLimit) implements Allowance {
 
     private static final Pattern FINGERPRINT = Pattern.compile("SHA256:[A-Za-z0-9+/]{43}=?");
     private static final Pattern USER = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
@@ -79,5 +79,10 @@ public record SshHost(
 
     public Optional<SshCommandSpec> command(String commandName) {
         return commands.stream().filter(c -> c.name().equals(commandName)).findFirst();
+    }
+
+    @Override
+    public String noun() {
+        return "ssh host";
     }
 }

@@ -1,0 +1,22 @@
+package dev.postern.policy.model;
+
+import dev.postern.policy.RegistrationPoint;
+import java.util.Optional;
+
+/**
+ * One thing an operator allows, of one kind of effect: an HTTP target, an SSH host. The set is closed,
+ * like the set of actions: a new kind of effect adds its allowance record here. Names are unique within
+ * a kind.
+ */
+@RegistrationPoint("the kind's allowance record in permits")
+public sealed interface Allowance permits HttpTarget, SshHost {
+
+    /** The operator's name for it, unique among the allowances of its kind. */
+    String name();
+
+    /** What one of these is called in an error message, such as {@code http target}. */
+    String noun();
+
+    /** How many calls it takes per period, if the operator limited it (applied outside the kernel). */
+    Optional<RateLimit> rateLimit();
+}
