@@ -41,6 +41,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -117,6 +118,8 @@ public final class Gateway {
         try (journal) {
             status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
                     in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                        session.onClient(c -> journal.sessionClient(c.name(), c.version(), c.era().name().toLowerCase(Locale.ROOT),
+                                c.protocolVersion()));
                         session.onOutputBroken(() -> {
                             journal.sessionEnded(ExitStatus.OUTPUT_BROKEN.name());
                             journal.close();

@@ -86,7 +86,7 @@ class RateLimitedSessionTest {
         for (String a : Files.readAllLines(dir.resolve("journal/actions.jsonl"))) {
             kinds.add(JSON.readTree(a).get("kind").asText());
         }
-        assertEquals(List.of("session", "intent", "outcome", "intent", "outcome", "session"), kinds,
+        assertEquals(List.of("session", "session", "intent", "outcome", "intent", "outcome", "session"), kinds,
                 "an intent and an outcome for each call that ran, none for the others");
     }
 
@@ -100,5 +100,33 @@ class RateLimitedSessionTest {
         CliRun run = CliRun.of("check-config", "--config", config.toString());
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
         assertTrue(run.err().contains("/http/targets/0/rateLimit/calls"), run.err());
+    }
+
+    @Test
+    void checkConfigAndPosternTargetsShowEachTargetsRateLimit() throws Exception {
+        Path config = Files.writeString(dir.resolve("postern.json"), """
+                { "journal": { "directory": "journal" },
+                  "http": { "targets": [ { "name": "api", "baseUrl": "http://127.0.0.1:9", "methods": ["GET"], "pathPrefixes": ["/"],
+                      "allowPrivateAddresses": true, "rateLimit": { "calls": 30, "perSeconds": 60 } },
+                    { "name": "free", "baseUrl": "http://127.0.0.1:8", "methods": ["GET"], "pathPrefixes": ["/"], "allowPrivateAddresses": true } ] } }
+                """);
+        CliRun check = CliRun.of("check-config", "--config", config.toString());
+        assertEquals(ExitStatus.OK, check.exit, check.toString());
+        assertTrue(check.out().lines().anyMatch(l -> l.startsWith("http target api:") && l.contains(", rate limit 30 calls per 60 s")), check.out());
+        assertTrue(check.out().lines().anyMatch(l -> l.startsWith("http target free:") && !l.contains("rate limit")), check.out());
+
+        CliRun run = CliRun.withStdin(INIT + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"postern_targets\","
+                + "\"arguments\":{}}}\n", "mcp-stdio", "--config", config.toString());
+        JsonNode answer = run.out().lines().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).filter(a -> a.path("id").asInt() == 2).findFirst().orElseThrow();
+        JsonNode http = answer.get("result").get("structuredContent").get("http");
+        assertEquals(30, http.get(0).get("rateLimit").get("calls").asInt(), answer.toString());
+        assertEquals(60, http.get(0).get("rateLimit").get("perSeconds").asInt());
+        assertTrue(http.get(1).get("rateLimit") == null, "no limit, no field: " + http);
     }
 }

@@ -88,7 +88,7 @@ class SignedJournalTest {
         CliRun verify = CliRun.of("audit", "verify", journal().toString(), "--public-key", publicKey.toString());
 
         assertEquals(ExitStatus.OK, verify.exit, verify.toString());
-        assertTrue(verify.out().contains("actions.jsonl: 1 checkpoint, every signature verified; the last signs the rows up to seq 6; no unsigned rows"),
+        assertTrue(verify.out().contains("actions.jsonl: 1 checkpoint, every signature verified; the last signs the rows up to seq 7; no unsigned rows"),
                 verify.out());
         assertTrue(verify.out().contains("decisions.jsonl: 1 checkpoint, every signature verified"), verify.out());
         assertTrue(verify.out().contains("both chains intact, every checkpoint's signature verified"), verify.out());
@@ -104,8 +104,8 @@ class SignedJournalTest {
             rows.add((ObjectNode) JSON.readTree(line));
         }
         // The forger turns the first call's target into another and recomputes every hash after it, checkpoints included.
-        assertEquals("intent", rows.get(1).get("kind").asText(), "row 1 is the session's start");
-        rows.get(1).put("target", "elsewhere");
+        assertEquals("intent", rows.get(2).get("kind").asText(), "rows 1 and 2 are the session's start and its client");
+        rows.get(2).put("target", "elsewhere");
         String prev = HashChain.GENESIS;
         StringBuilder rewritten = new StringBuilder();
         for (ObjectNode r : rows) {
@@ -124,7 +124,7 @@ class SignedJournalTest {
 
         CliRun withKey = CliRun.of("audit", "verify", journal().toString(), "--public-key", publicKey.toString());
         assertEquals(ExitStatus.CHECK_FAILED, withKey.exit, withKey.toString());
-        assertTrue(withKey.out().contains("actions.jsonl: BROKEN: row 7 is a checkpoint whose signature does not verify with the given public key"),
+        assertTrue(withKey.out().contains("actions.jsonl: BROKEN: row 8 is a checkpoint whose signature does not verify with the given public key"),
                 withKey.out());
     }
 
@@ -138,7 +138,7 @@ class SignedJournalTest {
         CliRun withKey = CliRun.of("audit", "verify", journal().toString(), "--public-key", publicKey.toString());
 
         assertEquals(ExitStatus.CHECK_FAILED, withKey.exit, withKey.toString());
-        assertTrue(withKey.out().contains("actions.jsonl: NOT SIGNED: no checkpoint in 6 rows"), withKey.out());
+        assertTrue(withKey.out().contains("actions.jsonl: NOT SIGNED: no checkpoint in 7 rows"), withKey.out());
     }
 
     @Test
@@ -152,8 +152,8 @@ class SignedJournalTest {
         CliRun verify = CliRun.of("audit", "verify", journal().toString(), "--public-key", publicKey.toString());
 
         assertEquals(ExitStatus.OK, verify.exit, verify.toString());
-        assertTrue(verify.out().contains("actions.jsonl: 1 checkpoint, every signature verified; the last signs the rows up to seq 6; "
-                + "6 rows after it unsigned"), verify.out());
+        assertTrue(verify.out().contains("actions.jsonl: 1 checkpoint, every signature verified; the last signs the rows up to seq 7; "
+                + "7 rows after it unsigned"), verify.out());
     }
 
     @Test

@@ -184,17 +184,17 @@ class OperatorJournalIT {
         for (String line : original) {
             rows.add((ObjectNode) JSON.readTree(line));
         }
-        // Tampered: one row's preview changed, nothing else (row 1 is the session's start).
-        assertEquals("intent", rows.get(1).get("kind").asText());
+        // Tampered: one row's preview changed, nothing else (rows 1 and 2 are the session's start and its client).
+        assertEquals("intent", rows.get(2).get("kind").asText());
         List<String> tampered = new ArrayList<>(original);
-        tampered.set(1, tampered.get(1).replace("/v1/item", "/v1/ITEM"));
+        tampered.set(2, tampered.get(2).replace("/v1/item", "/v1/ITEM"));
         Files.write(actions, (String.join("\n", tampered) + "\n").getBytes(StandardCharsets.UTF_8));
         LauncherProcess caught = postern("audit", "verify", journal().toString());
         assertEquals(6, caught.exitStatus, caught.describe());
-        assertTrue(new String(caught.stdout, StandardCharsets.UTF_8).contains("actions.jsonl: BROKEN: row 2 was changed"), caught.describe());
+        assertTrue(new String(caught.stdout, StandardCharsets.UTF_8).contains("actions.jsonl: BROKEN: row 3 was changed"), caught.describe());
 
         // Rewritten: the same change, and every later hash recomputed by someone without the key.
-        rows.get(1).put("preview", rows.get(1).get("preview").asText().replace("/v1/item", "/v1/ITEM"));
+        rows.get(2).put("preview", rows.get(2).get("preview").asText().replace("/v1/item", "/v1/ITEM"));
         String prev = HashChain.GENESIS;
         StringBuilder rewritten = new StringBuilder();
         for (ObjectNode r : rows) {

@@ -110,8 +110,8 @@ class SharedJournalIT {
         List<JsonNode> decisions = rows(journal, "decisions");
         assertEquals(GATEWAYS * ALLOWED * 2, actions.stream().filter(r -> !r.get("kind").textValue().equals("session")).count(),
                 "an intent and an outcome per allowed call, none lost");
-        assertEquals(GATEWAYS * 2, actions.stream().filter(r -> r.get("kind").textValue().equals("session")).count(),
-                "each gateway's session starts and ends on record");
+        assertEquals(GATEWAYS * 3, actions.stream().filter(r -> r.get("kind").textValue().equals("session")).count(),
+                "each gateway's session starts, names its client and ends on record");
         assertEquals(GATEWAYS * DENIED, decisions.size(), "one decision row per denial");
         assertTrue(segments(journal, "actions") > 1, "the files rotated while the gateways wrote: " + report);
         Set<Long> intents = new HashSet<>();
@@ -135,13 +135,14 @@ class SharedJournalIT {
         Path actions = dir.resolve("journal/actions.jsonl");
 
         // A crash mid-write: the row's first bytes are there, its line end is not.
-        Files.writeString(actions, "{\"seq\":5,\"time\":\"2026-", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(actions, "{\"seq\":6,\"time\":\"2026-", java.nio.file.StandardOpenOption.APPEND);
         LauncherProcess repaired = LauncherProcess.run(serve, oneCall, dir, Map.of());
         assertEquals(0, repaired.exitStatus, repaired.describe());
         LauncherProcess verify = LauncherProcess.run(List.of("audit", "verify", dir.resolve("journal").toString()), new byte[0], dir, Map.of());
         assertEquals(0, verify.exitStatus, verify.describe());
         List<JsonNode> rows = rows(dir.resolve("journal"), "actions");
-        assertEquals(List.of("session", "intent", "outcome", "session", "repair", "session", "intent", "outcome", "session"),
+        assertEquals(List.of("session", "session", "intent", "outcome", "session", "repair", "session", "session", "intent", "outcome",
+                "session"),
                 rows.stream().map(r -> r.get("kind").textValue()).toList());
 
         // A last row changed by hand no longer chains to the row before it: the gateway will not start on it.
@@ -151,7 +152,7 @@ class SharedJournalIT {
         LauncherProcess refused = LauncherProcess.run(serve, oneCall, dir, Map.of());
         String stderr = new String(refused.stderr, StandardCharsets.UTF_8);
         assertEquals(5, refused.exitStatus, refused.describe());
-        assertTrue(stderr.contains(actions.toString()) && stderr.contains("the row with seq 9 does not chain to the row before it"), stderr);
+        assertTrue(stderr.contains(actions.toString()) && stderr.contains("the row with seq 11 does not chain to the row before it"), stderr);
         assertEquals(0, refused.stdout.length, "nothing was answered");
     }
 
