@@ -240,6 +240,25 @@ class OperatorJournalIT {
         JsonNode row = JSON.readTree(decisions.get(0));
         assertEquals("RATE_LIMITED", row.get("reason").asText());
         assertEquals("rate-limit:loopback", row.get("rule").asText());
+        assertEquals("http_request", row.get("tool").asText());
+        assertEquals("GET " + http.baseUri() + "/v1/second", row.get("refused").asText());
+
+        // The session is on record: who ran it, under which config, with which client, and how it ended.
+        List<JsonNode> sessionRows = new ArrayList<>();
+        for (String line : Files.readAllLines(journal().resolve("actions.jsonl"), StandardCharsets.UTF_8)) {
+            JsonNode r = JSON.readTree(line);
+            if (r.get("kind").asText().equals("session")) {
+                sessionRows.add(r);
+            }
+        }
+        assertEquals(List.of("start", "client", "end"), sessionRows.stream().map(r -> r.get("event").asText()).toList());
+        assertEquals(HashChain.sha256(Files.readAllBytes(oneAtATime)), sessionRows.get(0).get("configSha256").asText());
+        assertEquals(oneAtATime.toString(), sessionRows.get(0).get("config").asText());
+        assertTrue(sessionRows.get(0).get("pid").asLong() > 0);
+        assertEquals("it", sessionRows.get(1).get("client").asText());
+        assertEquals("2025-11-25", sessionRows.get(1).get("protocolVersion").asText());
+        assertEquals("OK", sessionRows.get(2).get("exit").asText());
+        assertEquals(row.get("session").asText(), sessionRows.get(0).get("session").asText(), "the decision row names its session");
 
         LauncherProcess shown = postern("audit", "show", journal().toString(), "--denied");
         assertTrue(new String(shown.stdout, StandardCharsets.UTF_8).contains("denied RATE_LIMITED"), shown.describe());
