@@ -6,16 +6,23 @@ import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.ActionRows;
 import dev.postern.app.journal.ChainVerifier;
+import dev.postern.app.journal.CheckpointSigner;
 import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.app.journal.JournalSettings;
+import dev.postern.app.journal.SessionFacts;
 import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.RegistrationPoint;
+import dev.postern.policy.action.Action;
+import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.SecretMask;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.approval.RequestStateCodec;
@@ -34,7 +41,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.security.GeneralSecurityException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -81,9 +90,18 @@ public final class Gateway {
     public static ExitStatus serve(ConfigLoader.Deferred deferred, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
         GatewayConfig config = deferred.config();
         ConfigGate gate = new ConfigGate(deferred);
+        CredentialStore credentials = credentials(config);
+        Optional<CheckpointSigner> signer;
+        try {
+            signer = checkpointSigner(config, credentials);
+        } catch (CredentialUnavailableException | GeneralSecurityException e) {
+            Optional<String> invalid = gate.problem();
+            diagnostics.println(invalid.orElse("postern: journal.signingKey: " + e.getMessage() + "; nothing started"));
+            return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
+        }
         FileAuditJournal journal;
         try {
-            journal = journal(config, diagnostics);
+            journal = journal(config, signer, credentials, diagnostics);
         } catch (IOException e) {
             // An invalid config is reported as such (status 4), as when it was checked before the journal.
             Optional<String> invalid = gate.problem();
@@ -104,16 +122,21 @@ public final class Gateway {
         try (journal) {
             status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
                     approvals(config, journal, Clock.systemUTC()), in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                        session.onClient(c -> journal.sessionClient(c.name(), c.version(), c.era().name().toLowerCase(Locale.ROOT),
+                                c.protocolVersion()));
                         session.onOutputBroken(() -> {
+                            journal.sessionEnded(ExitStatus.OUTPUT_BROKEN.name());
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
                         });
                         // The reader may be blocked on stdin: end the process from the worker, journals flushed.
                         session.onFatal(() -> {
+                            journal.sessionEnded(ExitStatus.INTERNAL_ERROR.name());
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
                         });
                     });
+            journal.sessionEnded(status.name());
         } catch (ConfigGate.Invalid e) {
             status = ExitStatus.CONFIG_ERROR;
         }
@@ -158,7 +181,8 @@ public final class Gateway {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
             StdioSession session = new StdioSession(
                     new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
-                    ToolCallService.executing(policyEngine(config), journal, dispatcher, diagnostics, approvals),
+                    ToolCallService.executing(policyEngine(config), RateLimits.of(config.policy()), journal, dispatcher, diagnostics,
+                            approvals),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
                     new FrameWriter(protocolOut),
@@ -183,16 +207,55 @@ public final class Gateway {
         return new PolicyEngine(config.policy());
     }
 
-    static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics, journalRows());
+    /** The journal for one session of this process: its settings from the config, a session row at each end. */
+    static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, CredentialStore credentials,
+            PrintStream diagnostics) throws IOException {
+        return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
+                .withSigner(signer)
+                .withSession(SessionFacts.of(config.file(), config.fileSha256(), Version.current()))
+                .redactingArguments(config.journalRedactArguments())
+                .masking(() -> SecretMask.of(credentials)), diagnostics, journalRows());
     }
 
-    /** How the journal's rows describe each kind's permits and outcomes: asked of the kind. */
+    /**
+     * The journal a test-wired session ({@link #run}) writes: the config's rotation and redaction,
+     * credentials masked, but no session rows and no checkpoints (those belong to a gateway process).
+     */
+    static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
+        CredentialStore credentials = credentials(config);
+        return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
+                .redactingArguments(config.journalRedactArguments())
+                .masking(() -> SecretMask.of(credentials)), diagnostics, journalRows());
+    }
+
+    /**
+     * The checkpoint signer when {@code journal.signingKey} is set, its key read once at start: a key
+     * that cannot be read or is not Ed25519 stops start-up rather than leave the journal unsigned.
+     */
+    static Optional<CheckpointSigner> checkpointSigner(GatewayConfig config, CredentialStore credentials)
+            throws CredentialUnavailableException, GeneralSecurityException {
+        if (config.journalSigningKey().isEmpty()) {
+            return Optional.empty();
+        }
+        CredentialRef ref = config.journalSigningKey().get();
+        try {
+            return Optional.of(CheckpointSigner.fromPem(credentials.resolve(ref).revealAsString()));
+        } catch (GeneralSecurityException e) {
+            throw new GeneralSecurityException("credential " + ref + ": " + e.getMessage());
+        }
+    }
+
+    /** How the journal's rows describe each kind's permits, outcomes and refused actions: asked of the kind. */
     public static ActionRows journalRows() {
         return new ActionRows() {
             @Override
-            public void intent(AuthorizedAction permit, ObjectNode row) {
-                kinds().journalIntent(permit, row);
+            public void intent(AuthorizedAction permit, ObjectNode row, boolean redactArguments) {
+                kinds().journalIntent(permit, row, redactArguments);
+            }
+
+            @Override
+            public void denial(Action action, ObjectNode row, boolean redactArguments) {
+                kinds().journalDenial(action, row, redactArguments);
             }
 
             @Override

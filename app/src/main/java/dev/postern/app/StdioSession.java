@@ -9,6 +9,7 @@ import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
+import dev.postern.protocol.mcp.ClientFacts;
 import dev.postern.protocol.mcp.Inbound;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerRequests;
@@ -32,6 +33,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * One stdio connection: the reader loop on the calling thread, tool calls on a pool of at most
@@ -70,6 +72,8 @@ public final class StdioSession {
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
+    private volatile Consumer<ClientFacts> onClient = c -> { };
+    private boolean clientReported;
     private volatile boolean fatal;
     private boolean closed;
     private boolean broken;
@@ -104,6 +108,20 @@ public final class StdioSession {
      * calls were cancelled, so the process can flush the journals and exit with
      * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
      */
+    /** Called (once, from the reader thread) when the era is fixed, with who the client is. */
+    public void onClient(Consumer<ClientFacts> action) {
+        this.onClient = action;
+    }
+
+    private void reportClient() {
+        if (!clientReported) {
+            mcp.client().ifPresent(c -> {
+                clientReported = true;
+                onClient.accept(c);
+            });
+        }
+    }
+
     public void onFatal(Runnable action) {
         this.onFatal = action;
     }
@@ -123,6 +141,7 @@ public final class StdioSession {
                     return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
                 Inbound inbound = read instanceof Frame frame ? mcp.receive(frame) : mcp.receive((FramingError) read);
+                reportClient();
                 if (!handle(inbound)) {
                     return ExitStatus.PROTOCOL_ERROR;
                 }

@@ -23,9 +23,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The use case, once: a bound tool call is decided; a denial is journaled and answered; a permit gets
- * its intent row on disk, then its executor through the {@link Dispatcher}, then its outcome row, and
- * is answered. A decision that needs a human's approval goes through {@link Approvals} first, and
+ * The use case, once: a bound tool call is decided; a denial is journaled and answered; a permit
+ * passes its target's rate limit ({@link RateLimits}: past it, a decisions row and the failure
+ * {@code RATE_LIMITED}, nothing run), then gets its intent row on disk, then its executor through the
+ * {@link Dispatcher}, then its outcome row, and is answered. A decision that needs a human's approval goes through {@link Approvals} first, and
  * only an explicit approval of that exact action yields the permit. {@code mcp-stdio} runs
  * {@link #call}; {@code explain} runs {@link #dryRun}, which stops
  * after the decision, before the journal and the executor. How the answer looks is the caller's
@@ -79,8 +80,10 @@ public final class ToolCallService {
         }
     }
 
-    private record Effects(AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics, Approvals approvals) {
+    private record Effects(RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics,
+                           Approvals approvals) {
         Effects {
+            Objects.requireNonNull(rateLimits, "rateLimits");
             Objects.requireNonNull(journal, "journal");
             Objects.requireNonNull(dispatcher, "dispatcher");
             Objects.requireNonNull(diagnostics, "diagnostics");
@@ -93,16 +96,32 @@ public final class ToolCallService {
         this.effects = effects;
     }
 
-    /** A service that journals and executes. */
+    /** A service that journals and executes, without rate limits. */
     static ToolCallService executing(PolicyEngine engine, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics) {
-        Duration wait = Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS);
-        return executing(engine, journal, dispatcher, diagnostics, new Approvals(RequestStateCodec.withFreshKey(wait), wait, journal));
+        return executing(engine, RateLimits.none(), journal, dispatcher, diagnostics);
     }
 
-    /** A service that journals and executes, asking a human through {@code approvals} where a rule says confirm. */
+    /** A service that journals and executes, asking a human through {@code approvals} where a rule says confirm, without rate limits. */
     static ToolCallService executing(PolicyEngine engine, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics,
                                      Approvals approvals) {
-        return new ToolCallService(engine, Optional.of(new Effects(journal, dispatcher, diagnostics, approvals)));
+        return executing(engine, RateLimits.none(), journal, dispatcher, diagnostics, approvals);
+    }
+
+    /** A service that journals and executes what the policy permits and {@code rateLimits} admits; approvals wait the default time. */
+    static ToolCallService executing(PolicyEngine engine, RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher,
+            PrintStream diagnostics) {
+        Duration wait = Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS);
+        return executing(engine, rateLimits, journal, dispatcher, diagnostics,
+                new Approvals(RequestStateCodec.withFreshKey(wait), wait, journal));
+    }
+
+    /**
+     * A service that journals and executes what the policy permits (after a human's approval where a
+     * rule says confirm) and {@code rateLimits} admits.
+     */
+    static ToolCallService executing(PolicyEngine engine, RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher,
+            PrintStream diagnostics, Approvals approvals) {
+        return new ToolCallService(engine, Optional.of(new Effects(rateLimits, journal, dispatcher, diagnostics, approvals)));
     }
 
     /** A service that can only explain: it holds no journal and no executor. */
@@ -138,10 +157,17 @@ public final class ToolCallService {
             decision = new Decision.Permit(((Approvals.Step.Granted) step).permit());
         }
         if (decision instanceof Decision.Deny deny) {
-            e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256));
+            e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256, Optional.of(action)));
             return answers.denied(deny);
         }
-        Ran ran = execute(e, ((Decision.Permit) decision).permit(), frameSha256, cancellation);
+        AuthorizedAction permit = ((Decision.Permit) decision).permit();
+        Optional<RateLimits.Refusal> limited = e.rateLimits().admit(permit);
+        if (limited.isPresent()) {
+            e.journal().rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), frameSha256,
+                    Optional.of(action)));
+            return answers.executed(limited.get().answer());
+        }
+        Ran ran = execute(e, permit, frameSha256, cancellation);
         R answer = answers.executed(ran.outcome());
         if (ran.fatal() != null) {
             answers.fatal(ran.fatal());

@@ -27,6 +27,7 @@ class JournalContentTest {
                 + "\",\"arguments\":" + arguments + "}}\n";
     }
 
+    /** A frame that never became an action leaves only its fingerprint; a denied action says what was refused, rendered from the bound action. */
     @Test
     void decisionRowsHoldNoRawFrameContent() throws Exception {
         String unknownTool = call(2, "marker_unknown_tool", "{}");
@@ -41,7 +42,9 @@ class JournalContentTest {
         h.http.assertNoAttempts();
         h.ssh.assertNoAttempts();
         String decisions = Files.readString(dir.resolve(FileAuditJournal.DECISIONS));
-        assertFalse(decisions.contains("marker"), "raw input reached decisions.jsonl:\n" + decisions);
+        for (String raw : List.of("marker_unknown_tool", "marker-schema", "marker-not-json")) {
+            assertFalse(decisions.contains(raw), "raw input reached decisions.jsonl:\n" + decisions);
+        }
         List<String> rows = Files.readAllLines(dir.resolve(FileAuditJournal.DECISIONS), StandardCharsets.UTF_8);
         assertEquals(5, rows.size(), decisions);
         // Denials are journaled by workers, so rows are compared as a set, not in input order.
@@ -57,13 +60,19 @@ class JournalContentTest {
         JsonNode deniedRow = byFrame.get(HashChain.sha256(denied.substring(0, denied.length() - 1)));
         assertEquals("policy", deniedRow.get("stage").textValue());
         assertEquals("http.path", deniedRow.get("rule").textValue());
+        assertEquals("http_request", deniedRow.get("tool").textValue());
+        assertEquals("GET http://127.0.0.1:9/admin/marker-denied?k=marker-denied-query", deniedRow.get("refused").textValue());
+        JsonNode sshRow = byFrame.get(HashChain.sha256(sshDenied.substring(0, sshDenied.length() - 1)));
+        assertEquals("ssh_exec", sshRow.get("tool").textValue());
+        assertEquals("web", sshRow.get("target").textValue());
+        assertEquals("tail lines=marker-ssh-arg", sshRow.get("refused").textValue());
         assertEquals("json", byFrame.get(HashChain.sha256(notJson.substring(0, notJson.length() - 1))).get("stage").textValue());
     }
 
     @Test
-    void anActionWritesItsIntentBeforeItsOutcomeWithoutQueryOrBody() throws Exception {
+    void anActionWritesItsIntentWithTheRenderedUrlBeforeItsOutcomeAndNeverItsBody() throws Exception {
         String allowed = call(2, "http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:9/v1/items\","
-                + "\"query\":{\"k\":\"marker-query\"}}");
+                + "\"query\":{\"k\":\"marker-query\"},\"body\":\"marker-body\"}");
         SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED + allowed);
 
         assertEquals(1, h.http.count());
@@ -71,7 +80,8 @@ class JournalContentTest {
         assertEquals(2, rows.size());
         assertEquals("intent", JSON.readTree(rows.get(0)).get("kind").textValue());
         assertEquals("outcome", JSON.readTree(rows.get(1)).get("kind").textValue());
-        assertFalse(String.join("\n", rows).contains("marker"), String.join("\n", rows));
+        assertEquals("http://127.0.0.1:9/v1/items?k=marker-query", JSON.readTree(rows.get(0)).get("url").textValue());
+        assertFalse(String.join("\n", rows).contains("marker-body"), String.join("\n", rows));
         assertTrue(Files.readString(dir.resolve(FileAuditJournal.DECISIONS)).isEmpty(), "an allowed call is no decision row");
     }
 }

@@ -91,7 +91,7 @@ final class SessionHarness {
     /** A config for an in-memory gateway: no credentials, default frame and journal sizes. */
     static GatewayConfig config(Path journalDir, Policy policy, int maxInFlight) {
         return new GatewayConfig(journalDir.resolve("postern.json"), policy, 1 << 20, maxInFlight, journalDir,
-                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of());
+                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(), java.util.Optional.empty(), false, "0".repeat(64));
     }
 
     PrintStream diagnostics() {

@@ -558,6 +558,9 @@ public final class MixedLoad {
                     idByIntentSeq.put(row.path("seq").asLong(), id);
                 } else if (kind.equals("outcome")) {
                     outcomeRows.add(row);
+                } else if (kind.equals("session")) {
+                    // The gateway's own bookkeeping (start, client, end): no call's row.
+                    actionRows--;
                 } else {
                     failures.add(file.getFileName() + ": an actions row of kind '" + kind + "': " + line);
                 }

@@ -1,6 +1,7 @@
 package dev.postern.policy;
 
 import dev.postern.policy.action.Action;
+import dev.postern.policy.model.Allowance;
 
 /**
  * A permit: an action the policy allowed, together with everything its executor must enforce.
@@ -19,6 +20,9 @@ public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, Aut
 
     /** The action as the agent asked for it. */
     public abstract Action action();
+
+    /** What the operator allowed that this permit is for: the HTTP target, the SSH host (its rate limit is applied outside the kernel). */
+    public abstract Allowance allowance();
 
     /** The id of the rule that allowed it, for the journal and the agent. */
     public final String rule() {

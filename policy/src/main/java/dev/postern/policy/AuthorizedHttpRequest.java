@@ -2,6 +2,7 @@ package dev.postern.policy;
 
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HttpTarget;
 import java.net.URI;
 import java.util.List;
@@ -50,6 +51,11 @@ public final class AuthorizedHttpRequest extends AuthorizedAction {
 
     public Optional<String> body() {
         return action.body();
+    }
+
+    @Override
+    public Allowance allowance() {
+        return target;
     }
 
     @Override

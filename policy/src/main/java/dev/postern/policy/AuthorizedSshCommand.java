@@ -1,6 +1,7 @@
 package dev.postern.policy;
 
 import dev.postern.policy.action.SshCommandAction;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.SshHost;
 import java.util.List;
 import java.util.Objects;
@@ -40,6 +41,11 @@ public final class AuthorizedSshCommand extends AuthorizedAction {
     /** What the remote shell receives: each argv element single-quoted, joined by spaces. */
     public String commandLine() {
         return commandLine;
+    }
+
+    @Override
+    public Allowance allowance() {
+        return host;
     }
 
     @Override

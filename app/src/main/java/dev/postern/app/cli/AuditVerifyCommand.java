@@ -3,13 +3,23 @@ package dev.postern.app.cli;
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
 import dev.postern.app.journal.ChainVerifier;
+import dev.postern.app.journal.Checkpoints;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PublicKey;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
-/** {@code postern audit verify DIR}: checks both journals' hash chains and names the first broken row. */
+/**
+ * {@code postern audit verify DIR [--public-key FILE]}: checks both journals' hash chains and names the
+ * first broken row; with a public key, also every checkpoint's signature. {@code audit show} is
+ * {@link AuditShowCommand}; this command routes {@code audit} to it.
+ */
 final class AuditVerifyCommand implements Command {
     /** Interrupted actions listed one per line; the rest are counted. */
     private static final int MAX_LISTED = 20;
@@ -21,13 +31,16 @@ final class AuditVerifyCommand implements Command {
 
     @Override
     public String summary() {
-        return "audit verify DIR             verify both journals' hash chains";
+        return "audit verify DIR [--public-key FILE]\n"
+                + "                               verify both journals' hash chains (and signed checkpoints)\n"
+                + "  audit show DIR [options]     the journals as a table: each intent with its outcome, denials";
     }
 
     @Override
     public String help() {
         return String.join("\n",
-                "usage: postern audit verify DIR",
+                "usage: postern audit verify DIR [--public-key FILE]",
+                "       postern audit show DIR [options]   (see 'postern audit show --help')",
                 "",
                 "Verifies the hash chains of DIR's two journals, decisions and actions. Each journal is",
                 "its rotated files (NAME.000001.jsonl, NAME.000002.jsonl, ...) and then NAME.jsonl, one",
@@ -42,17 +55,38 @@ final class AuditVerifyCommand implements Command {
                 "A chain cannot show that rows were cut from its end or that its last row changed:",
                 "keep the head hashes printed here somewhere else and compare them later.",
                 "",
-                "Exit status 0 when both chains are intact, 6 when one is broken or DIR holds no journal",
+                "--public-key FILE   the Ed25519 public key in PEM (as 'openssl pkey -in KEY -pubout' prints",
+                "                    it) of the journal.signingKey the gateways sign checkpoints with. Every",
+                "                    checkpoint row's signature is verified, which also catches a chain that",
+                "                    was recomputed from some row on by someone without the private key. A",
+                "                    journal with rows but no checkpoint at all fails; rows after the last",
+                "                    checkpoint are counted as unsigned, which is normal while a gateway runs",
+                "                    (checkpoints come every " + Checkpoints.DEFAULT_EVERY_ROWS + " rows and when a gateway ends its session).",
+                "                    Without it, checkpoints are checked only for their place in the chain.",
+                "",
+                "Exit status 0 when both chains are intact, 6 when one is broken, a checkpoint's signature",
+                "does not verify, a journal has no checkpoint (with --public-key) or DIR holds no journal",
                 "(\"no journal here\"), 1 on a usage error.");
     }
 
     @Override
+    public String help(List<String> args) {
+        return !args.isEmpty() && args.get(0).equals("show") ? AuditShowCommand.HELP : help();
+    }
+
+    @Override
     public ExitStatus run(List<String> args, Io io) {
+        if (!args.isEmpty() && args.get(0).equals("show")) {
+            return new AuditShowCommand().run(args.subList(1, args.size()), io);
+        }
         Path dir;
+        Optional<PublicKey> key;
         try {
-            List<String> words = Options.parse(args, Set.of()).positional();
+            Options options = Options.parse(args, Set.of("--public-key"));
+            List<String> words = options.positional();
             if (words.isEmpty() || !words.get(0).equals("verify")) {
-                throw new Options.UsageException(words.isEmpty() ? "missing subcommand 'verify'" : "unknown subcommand '" + words.get(0) + "'");
+                throw new Options.UsageException(words.isEmpty() ? "missing subcommand 'verify' or 'show'"
+                        : "unknown subcommand '" + words.get(0) + "'");
             }
             if (words.size() != 2) {
                 throw new Options.UsageException(words.size() < 2 ? "missing journal directory" : "unexpected argument " + words.get(2));
@@ -61,12 +95,14 @@ final class AuditVerifyCommand implements Command {
             if (!Files.isDirectory(dir)) {
                 throw new Options.UsageException("no journal directory at " + dir);
             }
+            key = options.get("--public-key").isEmpty() ? Optional.empty() : Optional.of(publicKey(Path.of(options.get("--public-key").get())));
         } catch (Options.UsageException e) {
             io.stderr().println("postern audit: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir);
+        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir, key);
         PrintStream out = io.report();
+        boolean unsigned = false;
         if (result.noJournal()) {
             out.println("no journal here: " + dir + " holds no decisions.jsonl or actions.jsonl");
             io.stderr().println("postern audit verify: no journal here: " + dir);
@@ -77,6 +113,9 @@ final class AuditVerifyCommand implements Command {
                 out.println(f.file() + ": " + f.rows() + (f.rows() == 1 ? " row" : " rows")
                         + (f.files().size() > 1 ? " in " + f.files().size() + " files (" + String.join(", ", f.files()) + ")" : "")
                         + ", chain intact, head sha256 " + f.headSha256());
+                if (key.isPresent() && !signed(f, out)) {
+                    unsigned = true;
+                }
                 if (!f.interrupted().isEmpty()) {
                     out.println(f.file() + ": " + f.interrupted().size() + " interrupted "
                             + (f.interrupted().size() == 1 ? "action" : "actions")
@@ -94,7 +133,42 @@ final class AuditVerifyCommand implements Command {
                         + (b.row() == 0 ? b.reason() : "first broken row " + b.row()));
             }
         }
-        out.println("journal " + dir + (result.intact() ? ": both chains intact" : ": BROKEN"));
-        return result.intact() ? ExitStatus.OK : ExitStatus.CHECK_FAILED;
+        if (!result.intact()) {
+            out.println("journal " + dir + ": BROKEN");
+            return ExitStatus.CHECK_FAILED;
+        }
+        out.println("journal " + dir + ": both chains intact" + (key.isEmpty() ? "" : unsigned
+                ? ", but a journal has rows and no checkpoint signed by this key" : ", every checkpoint's signature verified"));
+        return unsigned ? ExitStatus.CHECK_FAILED : ExitStatus.OK;
+    }
+
+    /** Reports a journal's checkpoints (signatures verified); false when it has rows but no checkpoint at all. */
+    private static boolean signed(ChainVerifier.FileResult f, PrintStream out) {
+        ChainVerifier.Signing s = f.signing();
+        if (f.rows() == 0) {
+            return true;
+        }
+        if (s.checkpoints() == 0) {
+            out.println(f.file() + ": NOT SIGNED: no checkpoint in " + f.rows() + (f.rows() == 1 ? " row" : " rows")
+                    + " (journal.signingKey was not set, or the gateway has not yet reached a checkpoint; a chain rewritten"
+                    + " without the key and stripped of its checkpoints also looks like this)");
+            return false;
+        }
+        out.println(f.file() + ": " + s.checkpoints() + (s.checkpoints() == 1 ? " checkpoint" : " checkpoints")
+                + ", every signature verified; the last signs the rows up to seq " + (s.lastCheckpointSeq() - 1)
+                + (f.unsignedRows() == 0 ? "; no unsigned rows" : "; " + f.unsignedRows() + (f.unsignedRows() == 1 ? " row" : " rows")
+                + " after it unsigned (normal while a gateway runs; a gateway killed before its session ended leaves them too)"));
+        return true;
+    }
+
+    /** The public key in {@code file}, or a usage error that says what is wrong with it. */
+    private static PublicKey publicKey(Path file) throws Options.UsageException {
+        try {
+            return Checkpoints.publicKey(Files.readString(file, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            throw new Options.UsageException("--public-key " + file + ": cannot read it (" + e.getClass().getSimpleName() + ")");
+        } catch (GeneralSecurityException e) {
+            throw new Options.UsageException("--public-key " + file + ": " + e.getMessage());
+        }
     }
 }

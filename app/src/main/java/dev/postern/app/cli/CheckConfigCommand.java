@@ -75,7 +75,10 @@ final class CheckConfigCommand implements Command {
     static String describe(GatewayConfig config) {
         StringBuilder b = new StringBuilder();
         b.append("configuration ").append(config.file()).append(" is valid\n");
-        b.append("journal: ").append(config.journalDirectory()).append('\n');
+        b.append("journal: ").append(config.journalDirectory()).append(", files rotated at ").append(config.journalRotateBytes())
+                .append(" bytes");
+        config.journalSigningKey().ifPresent(k -> b.append(", checkpoints signed with credential ").append(k));
+        b.append(config.journalRedactArguments() ? ", arguments kept only as SHA-256 digests" : "").append('\n');
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
                 .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();

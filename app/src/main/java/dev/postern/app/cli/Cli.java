@@ -54,7 +54,7 @@ public final class Cli {
         }
         if (rest.contains("--help") || rest.contains("-h")) {
             // In mcp-stdio, stdout is the protocol stream even for help; help goes to stderr there.
-            (command.get() instanceof McpStdioCommand ? io.stderr() : io.report()).println(command.get().help());
+            (command.get() instanceof McpStdioCommand ? io.stderr() : io.report()).println(command.get().help(rest));
             return ExitStatus.OK;
         }
         return command.get().run(rest, io);

@@ -14,6 +14,11 @@ public interface Command {
     /** The full text {@code postern NAME --help} prints. */
     String help();
 
+    /** The help for {@code postern NAME ARGS... --help}: a command with subcommands may answer per subcommand. */
+    default String help(List<String> args) {
+        return help();
+    }
+
     /** Runs with the arguments after the command name; {@code --help} is handled by the caller. */
     ExitStatus run(List<String> args, Io io);
 }

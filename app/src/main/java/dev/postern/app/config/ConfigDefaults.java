@@ -12,6 +12,7 @@ public final class ConfigDefaults {
     public static final int MAX_IN_FLIGHT = 8;
     public static final int APPROVAL_TIMEOUT_SECONDS = 120;
     public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
+    public static final boolean JOURNAL_REDACT_ARGUMENTS = false;
     public static final long HTTP_TIMEOUT_MS = 10_000;
     public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
     public static final String HTTP_ON_OVERSIZE_RESPONSE = "truncate";
@@ -32,6 +33,7 @@ public final class ConfigDefaults {
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
             Map.entry("/properties/session/properties/approvalTimeoutSeconds", APPROVAL_TIMEOUT_SECONDS),
             Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
+            Map.entry("/properties/journal/properties/redactArguments", JOURNAL_REDACT_ARGUMENTS),
             Map.entry(HTTP_TARGET + "timeoutMs", HTTP_TIMEOUT_MS),
             Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
             Map.entry(HTTP_TARGET + "onOversizeResponse", HTTP_ON_OVERSIZE_RESPONSE),

@@ -13,6 +13,7 @@ import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.RateLimit;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -20,6 +21,7 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.Sha256;
 import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,9 +88,10 @@ public final class ConfigLoader {
 
     private static Loaded load(Path file, Set<String> mayLackPin) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
-        JsonNode root = parse(abs);
+        byte[] bytes = read(abs);
+        JsonNode root = parse(abs, bytes);
         validateSchema(abs, root);
-        return build(abs, root, mayLackPin);
+        return build(abs, root, Sha256.of(bytes), mayLackPin);
     }
 
     /**
@@ -100,10 +103,11 @@ public final class ConfigLoader {
      */
     public static Deferred loadDeferringSchema(Path file) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
-        JsonNode root = parse(abs);
+        byte[] bytes = read(abs);
+        JsonNode root = parse(abs, bytes);
         GatewayConfig config;
         try {
-            config = build(abs, root, Set.of()).config();
+            config = build(abs, root, Sha256.of(bytes), Set.of()).config();
         } catch (ConfigException | RuntimeException e) {
             validateSchema(abs, root);
             throw e;
@@ -141,7 +145,7 @@ public final class ConfigLoader {
     }
 
     @RegistrationPoint("the kind's config section, read into its allowances")
-    private static Loaded build(Path abs, JsonNode root, Set<String> mayLackPin) throws ConfigException {
+    private static Loaded build(Path abs, JsonNode root, String fileSha256, Set<String> mayLackPin) throws ConfigException {
         refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
@@ -178,12 +182,19 @@ public final class ConfigLoader {
             throw new ConfigException(abs, "", e.getMessage());
         }
         JsonNode session = root.path("session");
+        JsonNode journal = root.path("journal");
+        Optional<CredentialRef> signingKey = journal.has("signingKey")
+                ? Optional.of(credential(abs, "/journal/signingKey", journal.get("signingKey"), credentials))
+                : Optional.empty();
         return new Loaded(new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
-                dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
-                root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
+                dir.resolve(journal.path("directory").textValue()).normalize(),
+                journal.path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
                 credentials,
+                signingKey,
+                journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
+                fileSha256,
                 Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS))), unpinned);
     }
 
@@ -217,16 +228,18 @@ public final class ConfigLoader {
         }
     }
 
-    private static JsonNode parse(Path file) throws ConfigException {
-        byte[] bytes;
+    private static byte[] read(Path file) throws ConfigException {
         try {
             if (Files.size(file) > MAX_CONFIG_BYTES) {
                 throw new ConfigException(file, null, "a config file of at most " + MAX_CONFIG_BYTES + " bytes");
             }
-            bytes = Files.readAllBytes(file);
+            return Files.readAllBytes(file);
         } catch (IOException e) {
             throw new ConfigException(file, null, "a readable file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
         }
+    }
+
+    private static JsonNode parse(Path file, byte[] bytes) throws ConfigException {
         String text;
         try {
             text = StrictUtf8.decode(bytes);
@@ -309,7 +322,8 @@ public final class ConfigLoader {
                     t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
                     onOversize,
-                    new LinkedHashSet<>(confirm));
+                    new LinkedHashSet<>(confirm),
+                    rateLimit(t));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
@@ -351,10 +365,17 @@ public final class ConfigLoader {
                     Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
                     Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
                     h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
-                    commands);
+                    commands,
+                    rateLimit(h));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
+    }
+
+    /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
+    private static Optional<RateLimit> rateLimit(JsonNode allowance) {
+        JsonNode r = allowance.get("rateLimit");
+        return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
     }
 
     private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)

@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * A loaded, checked configuration: the policy, session limits (including how long a human's approval
- * may take), journal directory and rotation size, credential sources.
+ * A loaded, checked configuration: the file and the SHA-256 of the bytes loaded, the policy, session
+ * limits (including how long a human's approval may take), journal directory, rotation size,
+ * checkpoint signing key (a credential name) and whether rows keep only digests of arguments,
+ * credential sources.
  */
 public record GatewayConfig(
         Path file,
@@ -19,6 +22,9 @@ public record GatewayConfig(
         Path journalDirectory,
         long journalRotateBytes,
         Map<CredentialRef, CredentialSource> credentials,
+        Optional<CredentialRef> journalSigningKey,
+        boolean journalRedactArguments,
+        String fileSha256,
         Duration approvalTimeout) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
@@ -39,6 +45,13 @@ public record GatewayConfig(
             throw new IllegalArgumentException("journalRotateBytes must be positive");
         }
         credentials = Map.copyOf(Objects.requireNonNull(credentials, "credentials"));
+        Objects.requireNonNull(journalSigningKey, "journalSigningKey");
+        if (journalSigningKey.isPresent() && !credentials.containsKey(journalSigningKey.get())) {
+            throw new IllegalArgumentException("journal.signingKey names no configured credential");
+        }
+        if (fileSha256 == null || !fileSha256.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("fileSha256 must be 64 lower-case hex digits");
+        }
         Objects.requireNonNull(approvalTimeout, "approvalTimeout");
         if (approvalTimeout.compareTo(Duration.ofSeconds(1)) < 0 || approvalTimeout.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException("approvalTimeout must be 1 s .. 1 h");
@@ -47,8 +60,9 @@ public record GatewayConfig(
 
     /** A configuration whose approvals wait the default time. */
     public GatewayConfig(Path file, Policy policy, int maxFrameBytes, int maxInFlight, Path journalDirectory,
-                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials) {
-        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
-                Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS));
+                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials,
+                         Optional<CredentialRef> journalSigningKey, boolean journalRedactArguments, String fileSha256) {
+        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials, journalSigningKey,
+                journalRedactArguments, fileSha256, Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS));
     }
 }

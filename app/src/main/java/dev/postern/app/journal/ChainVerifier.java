@@ -11,6 +11,10 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +30,9 @@ import java.util.regex.Pattern;
  * lists intent rows that no outcome row names (interrupted actions, which are not tampering). Streams
  * each file, holding two rows at a time. A chain cannot show that rows were cut from its end or that
  * its last row changed; the head hash it reports is what an operator keeps elsewhere to catch that.
- * Immutable; thread-safe.
+ * Checkpoint rows are checked too: each must sign the row before it; with a public key their Ed25519
+ * signatures are verified, which catches a chain recomputed from some row on by someone without the
+ * private key, and the rows after the last checkpoint are counted (unsigned). Immutable; thread-safe.
  */
 public final class ChainVerifier {
     /** The longest row the verifier reads: the same limit the journal writes under. */
@@ -59,17 +65,41 @@ public final class ChainVerifier {
     }
 
     /**
+     * What a journal's checkpoints showed: how many there are, the seq of the last one, and whether
+     * their signatures were verified (only with a public key) or only their place in the chain checked.
+     */
+    public record Signing(long checkpoints, long lastCheckpointSeq, boolean signaturesVerified) {
+        static final Signing NONE = new Signing(0, 0, false);
+
+        public Signing {
+            if (checkpoints < 0 || lastCheckpointSeq < 0) {
+                throw new IllegalArgumentException("counts must not be negative");
+            }
+        }
+    }
+
+    /**
      * One journal's verdict: its name ({@code actions.jsonl}), the files its chain runs through, how many
-     * rows, the hash of its last row, its first break if any, and its interrupted actions.
+     * rows, the hash of its last row, its first break if any, its interrupted actions and its checkpoints.
      */
     public record FileResult(String file, List<String> files, long rows, String headSha256, Optional<Break> broken,
-                             List<Interrupted> interrupted) {
+                             List<Interrupted> interrupted, Signing signing) {
         public FileResult {
             Objects.requireNonNull(file, "file");
             files = List.copyOf(files);
             Objects.requireNonNull(headSha256, "headSha256");
             Objects.requireNonNull(broken, "broken");
             interrupted = List.copyOf(interrupted);
+            Objects.requireNonNull(signing, "signing");
+        }
+
+        FileResult(String file, List<String> files, long rows, String headSha256, Optional<Break> broken, List<Interrupted> interrupted) {
+            this(file, files, rows, headSha256, broken, interrupted, Signing.NONE);
+        }
+
+        /** Rows after the last checkpoint: not covered by any signature (normal for a gateway still running). */
+        public long unsignedRows() {
+            return rows - signing.lastCheckpointSeq();
         }
 
         public boolean intact() {
@@ -95,22 +125,31 @@ public final class ChainVerifier {
     }
 
     public Result verify(Path directory) {
+        return verify(directory, Optional.empty());
+    }
+
+    /** As {@link #verify(Path)}; with {@code publicKey}, every checkpoint's signature is verified with it. */
+    public Result verify(Path directory, Optional<PublicKey> publicKey) {
         return new Result(directory, List.of(
-                verifyJournal(new JournalFiles(directory, FileAuditJournal.DECISIONS_NAME)),
-                verifyJournal(new JournalFiles(directory, FileAuditJournal.ACTIONS_NAME))));
+                verifyJournal(new JournalFiles(directory, FileAuditJournal.DECISIONS_NAME), publicKey),
+                verifyJournal(new JournalFiles(directory, FileAuditJournal.ACTIONS_NAME), publicKey)));
+    }
+
+    FileResult verifyJournal(JournalFiles journal) {
+        return verifyJournal(journal, Optional.empty());
     }
 
     /**
      * Verifies one journal's chain. A gateway may rotate the file while this reads it; a break seen
      * while the list of files changed under it is checked once more before it is reported.
      */
-    FileResult verifyJournal(JournalFiles journal) {
+    FileResult verifyJournal(JournalFiles journal, Optional<PublicKey> publicKey) {
         List<Path> before = segmentsOrEmpty(journal);
-        FileResult first = verifyOnce(journal);
+        FileResult first = verifyOnce(journal, publicKey);
         if (first.intact() || before.equals(segmentsOrEmpty(journal))) {
             return first;
         }
-        return verifyOnce(journal);
+        return verifyOnce(journal, publicKey);
     }
 
     private List<Path> segmentsOrEmpty(JournalFiles journal) {
@@ -121,7 +160,7 @@ public final class ChainVerifier {
         }
     }
 
-    private FileResult verifyOnce(JournalFiles journal) {
+    private FileResult verifyOnce(JournalFiles journal, Optional<PublicKey> publicKey) {
         String name = journal.active().getFileName().toString();
         List<Path> chain;
         try {
@@ -137,6 +176,8 @@ public final class ChainVerifier {
         }
         String expectedPrev = HashChain.GENESIS;
         long n = 0;
+        long checkpoints = 0;
+        long lastCheckpoint = 0;
         Map<Long, Interrupted> open = new LinkedHashMap<>();
         for (int f = 0; f < chain.size(); f++) {
             Path file = chain.get(f);
@@ -159,6 +200,15 @@ public final class ChainVerifier {
                         return new FileResult(name, names, n, expectedPrev,
                                 Optional.of(new Break(fileName, checked.brokenRow(), checked.broken().get())), List.of());
                     }
+                    if (Checkpoints.KIND.equals(checked.row().path("kind").textValue())) {
+                        Optional<String> bad = checkpoint(checked.row(), name, n, expectedPrev, publicKey);
+                        if (bad.isPresent()) {
+                            return new FileResult(name, names, n, expectedPrev,
+                                    Optional.of(new Break(fileName, line, "row " + line + ' ' + bad.get())), List.of());
+                        }
+                        checkpoints++;
+                        lastCheckpoint = n;
+                    }
                     track(open, checked.row(), fileName, line, n);
                     expectedPrev = HashChain.sha256(current.bytes());
                     current = next;
@@ -168,7 +218,47 @@ public final class ChainVerifier {
                         Optional.of(new Break(fileName, 0, "the file cannot be read: " + e.getMessage())), List.of());
             }
         }
-        return new FileResult(name, names, n, expectedPrev, Optional.empty(), List.copyOf(open.values()));
+        return new FileResult(name, names, n, expectedPrev, Optional.empty(), List.copyOf(open.values()),
+                new Signing(checkpoints, lastCheckpoint, publicKey.isPresent()));
+    }
+
+    /**
+     * Why checkpoint row {@code seq} of journal {@code journal} is wrong, if it is: it must sign the row
+     * before it ({@code prevSha256}), and with a key its signature must verify.
+     */
+    private static Optional<String> checkpoint(JsonNode row, String journal, long seq, String prevSha256, Optional<PublicKey> key) {
+        JsonNode head = row.path("head");
+        if (!journal.equals(row.path("journal").textValue())) {
+            return Optional.of("is a checkpoint of " + row.path("journal") + ", not of " + journal + ": it was moved here");
+        }
+        if (!head.path("seq").canConvertToLong() || head.path("seq").asLong() != seq - 1
+                || !prevSha256.equals(head.path("sha256").textValue())) {
+            return Optional.of("is a checkpoint that does not sign the row before it (seq " + (seq - 1) + ", sha256 " + prevSha256 + ')');
+        }
+        byte[] signature;
+        try {
+            signature = Base64.getDecoder().decode(row.path("signature").asText(""));
+        } catch (IllegalArgumentException e) {
+            signature = new byte[0];
+        }
+        if (!Checkpoints.ALGORITHM.equals(row.path("alg").textValue()) || signature.length != 64) {
+            return Optional.of("is a checkpoint without an Ed25519 signature");
+        }
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Signature verifier = Signature.getInstance(Checkpoints.ALGORITHM);
+            verifier.initVerify(key.get());
+            verifier.update(Checkpoints.message(journal, seq - 1, prevSha256));
+            if (verifier.verify(signature)) {
+                return Optional.empty();
+            }
+        } catch (GeneralSecurityException e) {
+            // Falls through: a signature that cannot be checked is not a valid one.
+        }
+        return Optional.of("is a checkpoint whose signature does not verify with the given public key: the rows up to it were "
+                + "rewritten (the chain recomputed by someone without the private key), or another key signed it");
     }
 
     /** Remembers an intent row until an outcome row names its seq. */

@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * process wrote since. One writer thread per file does all file I/O (so an interrupted caller can
  * never close the channel) and commits whatever rows are queued together, with one force for all of
  * them (group commit). A failed write is cut back to the last good offset; if that fails too, the
- * file stops accepting rows until restart. Thread-safe.
+ * file stops accepting rows until restart. With a {@link CheckpointSigner}, a signed checkpoint row
+ * follows the batch in which seq passes a multiple of its interval, and closes the file. Thread-safe.
  */
 final class ChainedJsonLines implements AutoCloseable {
     /** The longest row written, read back as a chain head, or verified: one limit everywhere. */
@@ -43,6 +44,7 @@ final class ChainedJsonLines implements AutoCloseable {
     private final JsonMapper mapper;
     private final Clock clock;
     private final long rotateBytes;
+    private final Optional<CheckpointSigner> signer;
     private final JournalLock lock;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Thread writer;
@@ -58,6 +60,7 @@ final class ChainedJsonLines implements AutoCloseable {
     private long knownSize;
     private long seq;
     private String prev;
+    private boolean headIsCheckpoint;
     private Optional<ObjectNode> repair = Optional.empty();
 
     /** A row waiting for the writer, and how its append ends: its seq, or the failure. */
@@ -70,6 +73,12 @@ final class ChainedJsonLines implements AutoCloseable {
      * the row before it, is refused with the file and row named.
      */
     ChainedJsonLines(JournalFiles files, JsonMapper mapper, Clock clock, long rotateBytes) throws IOException {
+        this(files, mapper, clock, rotateBytes, Optional.empty());
+    }
+
+    /** As above; with {@code signer}, checkpoint rows sign the chain head (see the class comment). */
+    ChainedJsonLines(JournalFiles files, JsonMapper mapper, Clock clock, long rotateBytes, Optional<CheckpointSigner> signer)
+            throws IOException {
         if (rotateBytes < 1) {
             throw new IllegalArgumentException("rotateBytes must be positive");
         }
@@ -77,6 +86,7 @@ final class ChainedJsonLines implements AutoCloseable {
         this.mapper = mapper;
         this.clock = clock;
         this.rotateBytes = rotateBytes;
+        this.signer = Objects.requireNonNull(signer, "signer");
         Path active = files.active();
         if (Files.exists(active, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(active)) {
             throw new IOException(active + " is not a regular file");
@@ -86,7 +96,7 @@ final class ChainedJsonLines implements AutoCloseable {
             knownSize = -1;
             syncHead();
             if (repair.isPresent()) {
-                commitLocked(List.of());
+                commitLocked(List.of(), false);
             }
         } catch (IOException | RuntimeException e) {
             closeQuietly();
@@ -169,17 +179,18 @@ final class ChainedJsonLines implements AutoCloseable {
         }
         try (JournalLock.Held held = lock.acquire()) {
             syncHead();
-            commitLocked(batch);
+            commitLocked(batch, false);
         } catch (IOException | RuntimeException e) {
             fail(batch, e instanceof IOException io ? io : new IOException(e.toString(), e));
         }
     }
 
     /**
-     * Writes {@code batch} (after a pending repair row) in one write and, if any row is durable, one
-     * force. On failure the file is cut back to where the batch began and every row in it fails.
+     * Writes {@code batch} (after a pending repair row, and before a checkpoint row when one is due or
+     * {@code checkpoint} asks for one) in one write and, if any row is durable, one force. On failure
+     * the file is cut back to where the batch began and every row in it fails.
      */
-    private void commitLocked(List<Pending> batch) throws IOException {
+    private void commitLocked(List<Pending> batch, boolean checkpoint) throws IOException {
         rotateIfFull();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         long nextSeq = seq;
@@ -215,6 +226,16 @@ final class ChainedJsonLines implements AutoCloseable {
                 force |= p.durable();
             }
         }
+        boolean signed = false;
+        if (signer.isPresent() && nextSeq > 0 && (checkpoint ? !(headIsCheckpoint && nextSeq == seq) : signer.get().due(seq, nextSeq))) {
+            byte[] line = checkpointRow(signer.get(), nextSeq, nextPrev);
+            nextSeq++;
+            nextPrev = HashChain.sha256(line);
+            bytes.write(line);
+            bytes.write('\n');
+            signed = true;
+            force |= checkpoint;
+        }
         if (bytes.size() == 0) {
             return;
         }
@@ -235,6 +256,7 @@ final class ChainedJsonLines implements AutoCloseable {
         knownSize = start + bytes.size();
         seq = nextSeq;
         prev = nextPrev;
+        headIsCheckpoint = signed;
         repair = Optional.empty();
         if (force) {
             forcedThrough = nextSeq;
@@ -242,6 +264,23 @@ final class ChainedJsonLines implements AutoCloseable {
         for (int i = 0; i < written.size(); i++) {
             written.get(i).done().complete(seqs.get(i));
         }
+    }
+
+    /** A checkpoint row signing the head {@code headSeq}/{@code headSha256}: it takes the next seq and chains to that head. */
+    private byte[] checkpointRow(CheckpointSigner s, long headSeq, String headSha256) throws IOException {
+        String journal = files.active().getFileName().toString();
+        ObjectNode row = mapper.createObjectNode();
+        row.put("seq", headSeq + 1);
+        row.put("time", clock.instant().toString());
+        row.put("kind", Checkpoints.KIND);
+        row.put("journal", journal);
+        ObjectNode head = row.putObject("head");
+        head.put("seq", headSeq);
+        head.put("sha256", headSha256);
+        row.put("alg", Checkpoints.ALGORITHM);
+        row.put("signature", s.sign(journal, headSeq, headSha256));
+        row.put("prev", headSha256);
+        return mapper.writeValueAsBytes(row);
     }
 
     /** Cuts the file back to {@code offset} after a failed write; if even that fails, stops the file for good. */
@@ -288,10 +327,12 @@ final class ChainedJsonLines implements AutoCloseable {
             JournalFiles.Head head = head(active, tail);
             seq = head.seq();
             prev = head.hash();
+            headIsCheckpoint = head.checkpoint() && repair.isEmpty();
         } else {
             JournalFiles.Head head = files.headOfSegments(mapper);
             seq = head.seq();
             prev = head.hash();
+            headIsCheckpoint = head.checkpoint();
         }
         knownSize = size;
     }
@@ -313,7 +354,7 @@ final class ChainedJsonLines implements AutoCloseable {
             throw new IOException(file + ": the row with seq " + s.asLong() + " does not chain to the row before it "
                     + "(one of them was changed); run 'postern audit verify' on this directory");
         }
-        return new JournalFiles.Head(s.asLong(), HashChain.sha256(last));
+        return new JournalFiles.Head(s.asLong(), HashChain.sha256(last), Checkpoints.KIND.equals(row.path("kind").textValue()));
     }
 
     /** At {@code rotateBytes}, renames the file to the next segment and starts a new one; the chain runs on. */
@@ -386,11 +427,23 @@ final class ChainedJsonLines implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try {
+            checkpointAtClose();
             if (channel != null && channel.isOpen()) {
                 channel.force(false);
             }
         } finally {
             closeQuietly();
+        }
+    }
+
+    /** With a signer, signs the chain head as this process leaves it, unless a checkpoint already is the head. */
+    private void checkpointAtClose() throws IOException {
+        if (signer.isEmpty() || stopped != null || channel == null) {
+            return;
+        }
+        try (JournalLock.Held held = lock.acquire()) {
+            syncHead();
+            commitLocked(List.of(), true);
         }
     }
 

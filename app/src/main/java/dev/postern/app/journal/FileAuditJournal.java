@@ -1,6 +1,9 @@
 package dev.postern.app.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.outcome.Outcome;
@@ -8,11 +11,15 @@ import dev.postern.policy.port.ApprovalRecord;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
+import dev.postern.policy.port.SecretMask;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The journals of DESIGN §6 as two files in one directory: {@code decisions.jsonl} for every
@@ -30,16 +37,116 @@ public final class FileAuditJournal implements AuditJournal {
     private final ChainedJsonLines decisions;
     private final ChainedJsonLines actions;
     private final JsonMapper mapper;
+    private final Optional<SessionFacts> session;
+    private final Supplier<SecretMask> secrets;
+    private final boolean redactArguments;
+    private final AtomicBoolean clientWritten = new AtomicBoolean();
+    private final AtomicBoolean endWritten = new AtomicBoolean();
     private final ActionRows rows;
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, ActionRows rows,
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, JournalSettings settings, ActionRows rows,
             PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
         this.mapper = mapper;
+        this.session = settings.session();
+        this.secrets = settings.secrets();
+        this.redactArguments = settings.redactArguments();
         this.rows = java.util.Objects.requireNonNull(rows, "rows");
         this.diagnostics = diagnostics;
+    }
+
+    /** {@code row} with every string in it masked: a credential that reached a rendered field (a URL, an argument) shows as stars. */
+    private ObjectNode masked(ObjectNode row) {
+        SecretMask mask = secrets.get();
+        maskStrings(mask, row);
+        return row;
+    }
+
+    private static void maskStrings(SecretMask mask, JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            for (var it = o.properties().iterator(); it.hasNext();) {
+                var field = it.next();
+                if (field.getValue().isTextual()) {
+                    field.setValue(TextNode.valueOf(mask.mask(field.getValue().textValue())));
+                } else {
+                    maskStrings(mask, field.getValue());
+                }
+            }
+        } else if (node instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isTextual()) {
+                    a.set(i, TextNode.valueOf(mask.mask(a.get(i).textValue())));
+                } else {
+                    maskStrings(mask, a.get(i));
+                }
+            }
+        }
+    }
+
+    /** A row that starts with its kind (if any) and the session's id (if known). */
+    private ObjectNode row(String kind) {
+        ObjectNode row = mapper.createObjectNode();
+        if (kind != null) {
+            row.put("kind", kind);
+        }
+        session.ifPresent(s -> row.put("session", s.id()));
+        return row;
+    }
+
+    /**
+     * The session's start row: the process's facts. Not forced on its own (that would put a disk flush
+     * before the first answer); the first intent's flush, or closing, makes it durable.
+     */
+    private void sessionStarted() throws IOException {
+        if (session.isEmpty()) {
+            return;
+        }
+        SessionFacts s = session.get();
+        ObjectNode row = row("session");
+        row.put("event", "start");
+        row.put("pid", s.pid());
+        row.put("config", s.configFile().toString());
+        row.put("configSha256", s.configSha256());
+        row.put("postern", s.posternVersion());
+        actions.append(masked(row), false);
+    }
+
+    /**
+     * The client's facts, once the era is fixed (after {@code initialize}, or the first stateless
+     * request): who connected and which MCP revision it speaks. Written at most once per session.
+     */
+    public void sessionClient(String clientName, String clientVersion, String era, String protocolVersion) {
+        if (session.isEmpty() || !clientWritten.compareAndSet(false, true)) {
+            return;
+        }
+        ObjectNode row = row("session");
+        row.put("event", "client");
+        row.put("client", clientName);
+        row.put("clientVersion", clientVersion);
+        row.put("era", era);
+        row.put("protocolVersion", protocolVersion);
+        append(actions, ACTIONS, row);
+    }
+
+    /** The session's end row, with how it ended ({@code OK}, {@code PROTOCOL_ERROR}...); also written by close if never called. */
+    public void sessionEnded(String how) {
+        if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {
+            return;
+        }
+        ObjectNode row = row("session");
+        row.put("event", "end");
+        row.put("exit", how);
+        append(actions, ACTIONS, row);
+    }
+
+    private void append(ChainedJsonLines file, String name, ObjectNode row) {
+        try {
+            file.append(masked(row), false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + name + ": " + e.getMessage());
+        }
     }
 
     /** The size at which a journal file is rotated unless the config says otherwise (DESIGN §4). */
@@ -58,17 +165,37 @@ public final class FileAuditJournal implements AuditJournal {
      * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
      */
     public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics, ActionRows rows) throws IOException {
+        return open(directory, JournalSettings.rotatingAt(rotateBytes), diagnostics, rows);
+    }
+
+    /**
+     * Opens both journals as {@code settings} say: with a signer, each gets a signed checkpoint row
+     * every so many rows and when it is closed; with session facts, a session row starts and ends the
+     * session in {@code actions.jsonl} and every row carries the session's id (DESIGN §6).
+     * {@code rows} describes each kind's permits, outcomes and refused actions.
+     */
+    public static FileAuditJournal open(Path directory, JournalSettings settings, PrintStream diagnostics, ActionRows rows)
+            throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
-        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes);
+        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, settings.rotateBytes(),
+                settings.signer());
+        FileAuditJournal journal;
         try {
-            return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes),
-                    mapper, rows, diagnostics);
+            journal = new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock,
+                    settings.rotateBytes(), settings.signer()), mapper, settings, rows, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
         }
+        try {
+            journal.sessionStarted();
+        } catch (IOException e) {
+            journal.close();
+            throw e;
+        }
+        return journal;
     }
 
     /** How many times the actions file was forced to disk: concurrent intents share forces (for benchmarks). */
@@ -78,7 +205,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void rejected(Rejection rejection) {
-        ObjectNode row = mapper.createObjectNode();
+        ObjectNode row = row(null);
         row.put("stage", rejection.stage().wireName());
         row.put("reason", rejection.reasonCode());
         if (rejection.rule().isPresent()) {
@@ -86,9 +213,10 @@ public final class FileAuditJournal implements AuditJournal {
         } else {
             row.putNull("rule");
         }
+        rejection.action().ifPresent(action -> rows.denial(action, row, redactArguments));
         row.put("frame", rejection.frameSha256());
         try {
-            decisions.append(row, false);
+            decisions.append(masked(row), false);
         } catch (IOException e) {
             diagnostics.println("postern: could not write " + DECISIONS + ": " + e.getMessage());
         }
@@ -114,13 +242,12 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
-        ObjectNode row = mapper.createObjectNode();
-        row.put("kind", "intent");
+        ObjectNode row = row("intent");
         row.put("rule", permit.rule());
-        rows.intent(permit, row);
+        rows.intent(permit, row, redactArguments);
         row.put("frame", frameSha256);
         try {
-            return actions.append(row, true);
+            return actions.append(masked(row), true);
         } catch (IOException e) {
             throw new JournalUnavailableException("cannot write " + actions.path() + ": " + e.getMessage(), e);
         }
@@ -128,12 +255,11 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void outcome(long intentSeq, Outcome outcome) {
-        ObjectNode row = mapper.createObjectNode();
-        row.put("kind", "outcome");
+        ObjectNode row = row("outcome");
         row.put("intent", intentSeq);
         rows.outcome(outcome, row);
         try {
-            actions.append(row, false);
+            actions.append(masked(row), false);
         } catch (IOException e) {
             diagnostics.println("postern: could not write " + ACTIONS + ": " + e.getMessage());
         }
@@ -141,6 +267,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void close() {
+        sessionEnded("closed");
         for (ChainedJsonLines file : new ChainedJsonLines[] {decisions, actions}) {
             try {
                 file.close();

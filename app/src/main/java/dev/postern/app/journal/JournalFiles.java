@@ -30,9 +30,9 @@ record JournalFiles(Path directory, String name) {
 
     private static final Pattern SEGMENT_NUMBER = Pattern.compile("\\.([0-9]{6,18})\\.jsonl");
 
-    /** The chain head: the last row's seq and SHA-256 ({@code 0} and 64 zeros before the first row). */
-    record Head(long seq, String hash) {
-        static final Head GENESIS = new Head(0, HashChain.GENESIS);
+    /** The chain head: the last row's seq and SHA-256 ({@code 0} and 64 zeros before the first row), and whether it is a checkpoint. */
+    record Head(long seq, String hash, boolean checkpoint) {
+        static final Head GENESIS = new Head(0, HashChain.GENESIS, false);
 
         Head {
             Objects.requireNonNull(hash, "hash");
@@ -115,7 +115,7 @@ record JournalFiles(Path directory, String name) {
             if (seq == null || !seq.canConvertToLong()) {
                 throw new IOException(newest + ": the last row has no seq; run 'postern audit verify' on this directory");
             }
-            return new Head(seq.asLong(), HashChain.sha256(tail.last().get()));
+            return new Head(seq.asLong(), HashChain.sha256(tail.last().get()), Checkpoints.KIND.equals(row.path("kind").textValue()));
         }
     }
 }

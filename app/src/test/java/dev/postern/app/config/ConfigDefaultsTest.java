@@ -38,6 +38,7 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`session.approvalTimeoutSeconds`", "`session.approvalTimeoutSeconds`",
                     "/properties/session/properties/approvalTimeoutSeconds"),
             new ReadmeEntry("`journal.rotateBytes`", "`journal.rotateBytes`", "/properties/journal/properties/rotateBytes"),
+            new ReadmeEntry("`journal.redactArguments`", "`journal.redactArguments`", "/properties/journal/properties/redactArguments"),
             new ReadmeEntry("`http.targets[]`", "`timeoutMs`", HTTP_TARGET + "timeoutMs"),
             new ReadmeEntry("`http.targets[]`", "`maxResponseBytes`", HTTP_TARGET + "maxResponseBytes"),
             new ReadmeEntry("`http.targets[]`", "`onOversizeResponse`", HTTP_TARGET + "onOversizeResponse"),

@@ -152,17 +152,39 @@ class FileAuditJournalTest {
     }
 
     @Test
-    void intentRowsHoldNoQueryBodyOrArgumentValues() throws Exception {
+    void intentRowsHoldTheRenderedActionButNeverABody() throws Exception {
         try (FileAuditJournal journal = open()) {
             journal.intent(Permits.http("/v1/items", "marker-query", "marker-body"), FRAME);
             journal.intent(Permits.ssh("marker-argument"), FRAME);
         }
         String actions = Files.readString(dir.resolve(FileAuditJournal.ACTIONS));
-        for (String marker : List.of("marker-query", "marker-body", "marker-argument")) {
-            assertFalse(actions.contains(marker), marker + " reached the journal: " + actions);
+        assertFalse(actions.contains("marker-body"), actions);
+        assertTrue(actions.contains("\"url\":\"http://127.0.0.1:9/v1/items?q=marker-query\""), actions);
+        assertTrue(actions.contains("\"preview\":\"POST http://127.0.0.1:9/v1/items?q=marker-query\""), actions);
+        assertTrue(actions.contains("\"argv\":[\"grep\",\"marker-argument\",\"/var/log/app.log\"]"), actions);
+        assertTrue(actions.contains("\"command\":\"grep\""), actions);
+    }
+
+    @Test
+    void withRedactedArgumentsIntentRowsKeepOnlyDigests() throws Exception {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).redactingArguments(true),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
+            journal.intent(Permits.http("/v1/items", "marker-query", "marker-body"), FRAME);
+            journal.intent(Permits.ssh("marker-argument"), FRAME);
+            journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("ssh.args"), FRAME,
+                    Optional.of(Permits.ssh("marker-denied").action())));
         }
-        assertTrue(actions.contains("\"preview\":\"POST http://127.0.0.1:9/v1/items\""), actions);
-        assertTrue(actions.contains("\"preview\":\"grep\""), actions);
+        String all = Files.readString(dir.resolve(FileAuditJournal.ACTIONS)) + Files.readString(dir.resolve(FileAuditJournal.DECISIONS));
+        assertFalse(all.contains("marker"), all);
+        List<String> rows = lines(FileAuditJournal.ACTIONS);
+        assertEquals("POST http://127.0.0.1:9/v1/items", JSON.readTree(rows.get(0)).get("preview").asText());
+        assertEquals(HashChain.sha256("http://127.0.0.1:9/v1/items?q=marker-query"), JSON.readTree(rows.get(0)).get("argumentsSha256").asText());
+        assertEquals("grep", JSON.readTree(rows.get(1)).get("preview").asText());
+        assertEquals(64, JSON.readTree(rows.get(1)).get("argumentsSha256").asText().length());
+        JsonNode denial = JSON.readTree(lines(FileAuditJournal.DECISIONS).get(0));
+        assertEquals("grep", denial.get("refused").asText());
+        assertEquals("web", denial.get("target").asText());
+        assertEquals(64, denial.get("argumentsSha256").asText().length());
     }
 
     @Test
@@ -251,5 +273,60 @@ class FileAuditJournalTest {
         Files.createSymbolicLink(dir.resolve(FileAuditJournal.ACTIONS), Path.of("/dev/null"));
         java.io.IOException e = assertThrows(java.io.IOException.class, this::open);
         assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS + " is not a regular file"), e.getMessage());
+    }
+
+    @Test
+    void aSessionStartsAndEndsOnRecordAndEveryRowOfBothJournalsCarriesItsId() throws Exception {
+        SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "9.9.9");
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
+            journal.sessionClient("claude-code", "2.1.0", "handshake", "2025-11-25");
+            journal.sessionClient("again", "1", "stateless", "2026-07-28");
+            journal.outcome(journal.intent(Permits.ssh("w"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "slow"));
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("http.path")));
+            journal.sessionEnded("OK");
+        }
+        List<JsonNode> actions = new ArrayList<>();
+        for (String line : lines(FileAuditJournal.ACTIONS)) {
+            actions.add(JSON.readTree(line));
+        }
+        assertEquals(List.of("session", "session", "intent", "outcome", "session"), actions.stream().map(r -> r.get("kind").asText()).toList(),
+                "one client row however often the client is reported, one end row though close also ends the session");
+        JsonNode start = actions.get(0);
+        assertEquals("start", start.get("event").asText());
+        assertEquals(ProcessHandle.current().pid(), start.get("pid").asLong());
+        assertEquals(dir.resolve("postern.json").toString(), start.get("config").asText());
+        assertEquals("a".repeat(64), start.get("configSha256").asText());
+        assertEquals("9.9.9", start.get("postern").asText());
+        assertEquals("claude-code", actions.get(1).get("client").asText());
+        assertEquals("2025-11-25", actions.get(1).get("protocolVersion").asText());
+        assertEquals("OK", actions.get(4).get("exit").asText());
+        for (JsonNode row : actions) {
+            assertEquals(facts.id(), row.get("session").asText(), row.toString());
+        }
+        assertEquals(facts.id(), JSON.readTree(lines(FileAuditJournal.DECISIONS).get(0)).get("session").asText());
+        assertTrue(Gateway.chainVerifier().verify(dir).intact());
+    }
+
+    @Test
+    void twoSessionsHaveDifferentIds() {
+        assertFalse(SessionFacts.of(dir, "b".repeat(64), "1").id().equals(SessionFacts.of(dir, "b".repeat(64), "1").id()));
+    }
+
+    @Test
+    void everyStringOfEveryRowIsMaskedWithTheCredentialsOfTheMoment() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> secret = new java.util.concurrent.atomic.AtomicReference<>("s3cret-one");
+        JournalSettings settings = JournalSettings.rotatingAt(1 << 20)
+                .masking(() -> new dev.postern.policy.port.SecretMask(List.of(secret.get().getBytes(StandardCharsets.UTF_8))));
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, settings, new PrintStream(stderr, true, StandardCharsets.UTF_8),
+                Gateway.journalRows())) {
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("x.s3cret-one.y")));
+            secret.set("s3cret-two");
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("s3cret-two and s3cret-one")));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        assertEquals("x.****.y", JSON.readTree(rows.get(0)).get("rule").asText());
+        assertEquals("**** and s3cret-one", JSON.readTree(rows.get(1)).get("rule").asText(), "the mask is asked for each row");
+        assertChained(rows);
     }
 }

@@ -108,7 +108,10 @@ class SharedJournalIT {
 
         List<JsonNode> actions = rows(journal, "actions");
         List<JsonNode> decisions = rows(journal, "decisions");
-        assertEquals(GATEWAYS * ALLOWED * 2, actions.size(), "an intent and an outcome per allowed call, none lost");
+        assertEquals(GATEWAYS * ALLOWED * 2, actions.stream().filter(r -> !r.get("kind").textValue().equals("session")).count(),
+                "an intent and an outcome per allowed call, none lost");
+        assertEquals(GATEWAYS * 3, actions.stream().filter(r -> r.get("kind").textValue().equals("session")).count(),
+                "each gateway's session starts, names its client and ends on record");
         assertEquals(GATEWAYS * DENIED, decisions.size(), "one decision row per denial");
         assertTrue(segments(journal, "actions") > 1, "the files rotated while the gateways wrote: " + report);
         Set<Long> intents = new HashSet<>();
@@ -116,7 +119,7 @@ class SharedJournalIT {
         for (JsonNode row : actions) {
             if (row.get("kind").textValue().equals("intent")) {
                 intents.add(row.get("seq").asLong());
-            } else {
+            } else if (row.get("kind").textValue().equals("outcome")) {
                 outcomes.add(row.get("intent").asLong());
             }
         }
@@ -132,22 +135,24 @@ class SharedJournalIT {
         Path actions = dir.resolve("journal/actions.jsonl");
 
         // A crash mid-write: the row's first bytes are there, its line end is not.
-        Files.writeString(actions, "{\"seq\":3,\"time\":\"2026-", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(actions, "{\"seq\":6,\"time\":\"2026-", java.nio.file.StandardOpenOption.APPEND);
         LauncherProcess repaired = LauncherProcess.run(serve, oneCall, dir, Map.of());
         assertEquals(0, repaired.exitStatus, repaired.describe());
         LauncherProcess verify = LauncherProcess.run(List.of("audit", "verify", dir.resolve("journal").toString()), new byte[0], dir, Map.of());
         assertEquals(0, verify.exitStatus, verify.describe());
         List<JsonNode> rows = rows(dir.resolve("journal"), "actions");
-        assertEquals(List.of("intent", "outcome", "repair", "intent", "outcome"), rows.stream().map(r -> r.get("kind").textValue()).toList());
+        assertEquals(List.of("session", "session", "intent", "outcome", "session", "repair", "session", "session", "intent", "outcome",
+                "session"),
+                rows.stream().map(r -> r.get("kind").textValue()).toList());
 
         // A last row changed by hand no longer chains to the row before it: the gateway will not start on it.
         List<String> lines = Files.readAllLines(actions, StandardCharsets.UTF_8);
-        lines.set(lines.size() - 2, lines.get(lines.size() - 2).replace("\"rule\":\"", "\"rule\":\"x"));
+        lines.set(lines.size() - 2, lines.get(lines.size() - 2).replace("\"result\":\"", "\"result\":\"x"));
         Files.write(actions, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
         LauncherProcess refused = LauncherProcess.run(serve, oneCall, dir, Map.of());
         String stderr = new String(refused.stderr, StandardCharsets.UTF_8);
         assertEquals(5, refused.exitStatus, refused.describe());
-        assertTrue(stderr.contains(actions.toString()) && stderr.contains("the row with seq 5 does not chain to the row before it"), stderr);
+        assertTrue(stderr.contains(actions.toString()) && stderr.contains("the row with seq 11 does not chain to the row before it"), stderr);
         assertEquals(0, refused.stdout.length, "nothing was answered");
     }
 

@@ -1,6 +1,7 @@
 package dev.postern.policy.model;
 
 import dev.postern.policy.RegistrationPoint;
+import java.util.Optional;
 
 /**
  * One thing an operator allows, of one kind of effect: an HTTP target, an SSH host. The set is closed,
@@ -15,4 +16,7 @@ public sealed interface Allowance permits HttpTarget, SshHost {
 
     /** What one of these is called in an error message, such as {@code http target}. */
     String noun();
+
+    /** How many calls it takes per period, if the operator limited it (applied outside the kernel). */
+    Optional<RateLimit> rateLimit();
 }

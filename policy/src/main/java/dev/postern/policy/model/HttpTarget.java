@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * it allows, how the executor authenticates, which authorities it trusts (the JVM's, or only those
  * of its own trust store), the limits the executor enforces, including what happens to a
  * response body over the cap, and the methods ({@code confirm}, a subset of {@code methods}) whose
- * calls also need a human's approval of the exact request. Immutable.
+ * calls also need a human's approval of the exact request, and how many calls it takes per period
+ * (applied outside the kernel). Immutable.
  */
 public record HttpTarget(
         String name,
@@ -28,7 +29,8 @@ public record HttpTarget(
         boolean allowPrivateAddresses,
         Optional<TrustStore> trustStore,
         OversizeResponse onOversizeResponse,
-        Set<String> confirm) implements Allowance {
+        Set<String> confirm,
+        Optional<RateLimit> rateLimit) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -45,21 +47,37 @@ public record HttpTarget(
     public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
                       Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses) {
         this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
-                Optional.empty(), OversizeResponse.TRUNCATE, Set.of());
+                Optional.empty(), OversizeResponse.TRUNCATE, Set.of(), Optional.empty());
     }
 
-    /** A target no call of which needs a human's approval. */
+    /** A target no call of which needs a human's approval, without a rate limit. */
     public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
                       Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
                       Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse) {
         this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
-                trustStore, onOversizeResponse, Set.of());
+                trustStore, onOversizeResponse, Set.of(), Optional.empty());
+    }
+
+    /** A target whose {@code confirm} methods need a human's approval, without a rate limit. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse, Set<String> confirm) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                trustStore, onOversizeResponse, confirm, Optional.empty());
+    }
+
+    /** A target no call of which needs a human's approval, with {@code rateLimit}. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse, Optional<RateLimit> rateLimit) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                trustStore, onOversizeResponse, Set.of(), rateLimit);
     }
 
     /** This target with {@code confirm} as the methods that need a human's approval. */
     public HttpTarget withConfirm(Set<String> confirm) {
         return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
-                allowPrivateAddresses, trustStore, onOversizeResponse, confirm);
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit);
     }
 
     public HttpTarget {
@@ -106,6 +124,7 @@ public record HttpTarget(
             throw new IllegalArgumentException("target " + name + ": trustStore needs an https baseUrl, got " + origin.toUrl());
         }
         Objects.requireNonNull(onOversizeResponse, "onOversizeResponse");
+        Objects.requireNonNull(rateLimit, "rateLimit");
         confirm = Set.copyOf(Objects.requireNonNull(confirm, "confirm"));
         for (String m : confirm) {
             if (!methods.contains(m)) {

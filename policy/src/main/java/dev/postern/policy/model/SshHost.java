@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 /**
  * One machine the agent may run commands on: where it is, who to log in as, how its host key is
  * verified (a known_hosts file or a pinned SHA256 fingerprint; at least one), the commands allowed
- * there, and the limits the executor enforces.
+ * there, the limits the executor enforces, and how many calls it takes per period (applied
+ * outside the kernel).
  */
 public record SshHost(
         String name,
@@ -24,10 +25,17 @@ public record SshHost(
         Optional<String> hostKeyFingerprint,
         Duration timeout,
         long maxOutputBytes,
-        List<SshCommandSpec> commands) implements Allowance {
+        List<SshCommandSpec> commands,
+        Optional<RateLimit> rateLimit) implements Allowance {
 
     private static final Pattern FINGERPRINT = Pattern.compile("SHA256:[A-Za-z0-9+/]{43}=?");
     private static final Pattern USER = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
+
+    /** A host without a rate limit. */
+    public SshHost(String name, String address, int port, String user, SshAuth auth, Optional<Path> knownHosts,
+                   Optional<String> hostKeyFingerprint, Duration timeout, long maxOutputBytes, List<SshCommandSpec> commands) {
+        this(name, address, port, user, auth, knownHosts, hostKeyFingerprint, timeout, maxOutputBytes, commands, Optional.empty());
+    }
 
     public SshHost {
         Names.require("host name", name);
@@ -66,6 +74,7 @@ public record SshHost(
                 throw new IllegalArgumentException("host " + name + ": command \"" + c.name() + "\" is defined twice");
             }
         }
+        Objects.requireNonNull(rateLimit, "rateLimit");
     }
 
     public Optional<SshCommandSpec> command(String commandName) {

@@ -31,5 +31,7 @@ public enum FailureCode {
      * The target broke its protocol in a way that makes its answer untrustworthy, such as an HTTP
      * response with bytes after its declared end (a smuggled second response); nothing of it is returned.
      */
-    UPSTREAM_PROTOCOL_ERROR
+    UPSTREAM_PROTOCOL_ERROR,
+    /** The target's rate limit was reached; the message says how long to wait. Nothing ran. */
+    RATE_LIMITED
 }

@@ -53,6 +53,7 @@ public final class McpServer {
     public static final List<String> STATELESS_VERSIONS = List.of("2026-07-28");
     static final String META = Responses.META;
     static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     static final String SERVER_INFO = Responses.SERVER_INFO;
     /** Handshake-era revisions with elicitation, so with approvals. */
@@ -72,6 +73,7 @@ public final class McpServer {
     private final ServerRequests serverRequests = new ServerRequests();
     /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
     private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
+    private volatile ClientFacts client;
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
@@ -110,13 +112,30 @@ public final class McpServer {
                 .stateless("initialize", (r, frame) -> refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: initialize"
                         + " belongs to the handshake era, but it carries a _meta protocol version", Stage.MCP, frame))
                 .stateless("tools/list", (r, frame) -> {
-                    lifecycle = lifecycle.stateless();
+                    fixStateless(r);
                     return toolsList(r, frame);
                 })
                 .stateless("tools/call", (r, frame) -> {
-                    lifecycle = lifecycle.stateless();
+                    fixStateless(r);
                     return toolsCall(r, frame);
                 });
+    }
+
+    /** The client, once the era is fixed (after {@code initialize}, or the first stateless request that fixes it). */
+    public Optional<ClientFacts> client() {
+        return Optional.ofNullable(client);
+    }
+
+    /** A stateless request that fixes the era: the era, and the client as its {@code _meta} names it. */
+    private void fixStateless(Request r) {
+        lifecycle = lifecycle.stateless();
+        if (client == null) {
+            JsonNode meta = r.params().map(p -> p.path(META)).orElse(JSON.objectNode());
+            JsonNode info = meta.path(CLIENT_INFO);
+            client = new ClientFacts(info.path("name").isTextual() ? info.get("name").textValue() : "unknown",
+                    info.path("version").isTextual() ? info.get("version").textValue() : "unknown",
+                    Era.STATELESS, meta.path(PROTOCOL_VERSION).asText("unknown"));
+        }
     }
 
     /** The era this connection has settled on, if any. */
@@ -343,6 +362,8 @@ public final class McpServer {
                 ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"))
                 : new ApprovalRoute.Unable("the client did not declare the elicitation capability (form) at initialize,"
                         + " so Postern cannot ask a human");
+        client = new ClientFacts(p.get("clientInfo").get("name").textValue(), p.get("clientInfo").get("version").textValue(),
+                Era.HANDSHAKE, negotiated);
         ObjectNode result = JSON.objectNode();
         result.put("protocolVersion", negotiated);
         result.putObject("capabilities").putObject("tools").put("listChanged", false);

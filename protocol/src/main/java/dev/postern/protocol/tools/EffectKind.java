@@ -63,8 +63,20 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
     /** What the executor would do with the permit, for {@code explain}; names credentials, never their values. */
     String explain(P permit);
 
-    /** The kind's fields of an intent row: {@code target} and a bounded {@code preview}; never arguments or secrets. */
-    void journalIntent(P permit, ObjectNode row);
+    /**
+     * The kind's fields of an intent row: {@code target}, the rendered action (what the executor will
+     * do, with every argument) and a one-line {@code preview}; with {@code redactArguments}, SHA-256
+     * digests ({@code argumentsSha256}) instead of the rendered arguments. The journal masks credentials
+     * in every field afterwards; never a body.
+     */
+    void journalIntent(P permit, ObjectNode row, boolean redactArguments);
+
+    /**
+     * The kind's fields of a denial row, for an action the policy refused (or a rate limit held back):
+     * the {@code target} or {@code host} it asked for and what was {@code refused}, rendered as the
+     * agent asked (digests instead with {@code redactArguments}); never a body.
+     */
+    void journalDenial(A action, ObjectNode row, boolean redactArguments);
 
     /** The kind's fields of a successful outcome row after {@code result: ok}: counts and statuses only. */
     void journalOutcome(O outcome, ObjectNode row);

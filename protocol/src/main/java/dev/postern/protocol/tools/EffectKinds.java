@@ -2,6 +2,7 @@ package dev.postern.protocol.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.action.Action;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.Outcome;
 import java.util.HashMap;
@@ -68,11 +69,18 @@ public final class EffectKinds {
         return explain(owner(permit.getClass()), permit);
     }
 
-    /** The tool name, target and preview of an intent row, written by the permit's kind. */
-    public void journalIntent(AuthorizedAction permit, ObjectNode row) {
+    /** The tool name, target, rendered action and preview of an intent row, written by the permit's kind. */
+    public void journalIntent(AuthorizedAction permit, ObjectNode row, boolean redactArguments) {
         EffectKind<?, ?, ?> kind = owner(permit.getClass());
         row.put("action", kind.toolName());
-        journalIntent(kind, permit, row);
+        journalIntent(kind, permit, row, redactArguments);
+    }
+
+    /** The tool name and what was refused of a denial row, written by the action's kind. */
+    public void journalDenial(Action action, ObjectNode row, boolean redactArguments) {
+        EffectKind<?, ?, ?> kind = owner(action.getClass());
+        row.put("tool", kind.toolName());
+        journalDenial(kind, action, row, redactArguments);
     }
 
     /** The result and the kind's fields of an outcome row: a failure's code, or {@code ok} and its kind's fields. */
@@ -109,8 +117,13 @@ public final class EffectKinds {
         return kind.explain(kind.permitType().cast(permit));
     }
 
-    private static <P extends AuthorizedAction> void journalIntent(EffectKind<?, P, ?> kind, AuthorizedAction permit, ObjectNode row) {
-        kind.journalIntent(kind.permitType().cast(permit), row);
+    private static <P extends AuthorizedAction> void journalIntent(EffectKind<?, P, ?> kind, AuthorizedAction permit, ObjectNode row,
+            boolean redactArguments) {
+        kind.journalIntent(kind.permitType().cast(permit), row, redactArguments);
+    }
+
+    private static <A extends Action> void journalDenial(EffectKind<A, ?, ?> kind, Action action, ObjectNode row, boolean redactArguments) {
+        kind.journalDenial(kind.actionType().cast(action), row, redactArguments);
     }
 
     private static <O extends Outcome> void journalOutcome(EffectKind<?, ?, O> kind, Outcome outcome, ObjectNode row) {

@@ -20,6 +20,9 @@ import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.transport.Sha256;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -134,6 +137,7 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
             n.put("maxResponseBytes", t.maxResponseBytes());
             n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(Locale.ROOT));
             t.confirm().stream().sorted().forEach(n.putArray("confirm")::add);
+            t.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
         }
         return http;
     }
@@ -159,6 +163,7 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
             if (!t.confirm().isEmpty()) {
                 b.append(", ").append(new TreeSet<>(t.confirm())).append(" only with a human's approval");
             }
+            t.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
         }
         return b.toString();
@@ -211,9 +216,48 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
     }
 
     @Override
-    public void journalIntent(AuthorizedHttpRequest h, ObjectNode row) {
+    public void journalIntent(AuthorizedHttpRequest h, ObjectNode row, boolean redactArguments) {
         row.put("target", h.target().name());
-        row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
+        row.put("method", h.method());
+        String url = h.uri().toASCIIString();
+        if (redactArguments) {
+            row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
+            row.put("argumentsSha256", Sha256.of(url.getBytes(StandardCharsets.UTF_8)));
+        } else {
+            row.put("url", url);
+            row.put("preview", h.method() + ' ' + url);
+        }
+        h.body().ifPresent(body -> row.put("bodyBytes", body.getBytes(StandardCharsets.UTF_8).length));
+    }
+
+    @Override
+    public void journalDenial(HttpRequestAction a, ObjectNode row, boolean redactArguments) {
+        StringBuilder asked = new StringBuilder(a.url());
+        for (QueryParameter q : a.query()) {
+            asked.append(asked.indexOf("?") < 0 ? '?' : '&').append(q.name()).append('=').append(q.value());
+        }
+        origin(a.url()).ifPresent(o -> row.put("host", o.host()));
+        if (redactArguments) {
+            row.put("refused", a.method() + ' ' + origin(a.url()).map(Origin::url).orElse("(a URL that does not parse)"));
+            row.put("argumentsSha256", Sha256.of(asked.toString().getBytes(StandardCharsets.UTF_8)));
+        } else {
+            row.put("refused", a.method() + ' ' + asked);
+        }
+        a.body().ifPresent(body -> row.put("bodyBytes", body.getBytes(StandardCharsets.UTF_8).length));
+    }
+
+    /** A refused URL's scheme and authority, and its host (with port), if it parses at all. */
+    private record Origin(String url, String host) {
+    }
+
+    private static Optional<Origin> origin(String url) {
+        try {
+            URI u = new URI(url);
+            return u.getScheme() == null || u.getRawAuthority() == null ? Optional.empty()
+                    : Optional.of(new Origin(u.getScheme() + "://" + u.getRawAuthority(), u.getRawAuthority()));
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

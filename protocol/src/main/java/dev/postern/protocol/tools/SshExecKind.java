@@ -17,6 +17,8 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import dev.postern.policy.outcome.SshExitOutcome;
+import dev.postern.transport.Sha256;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -146,6 +148,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
         for (SshHost h : policy.sshHosts()) {
             ObjectNode n = ssh.addObject();
             n.put("name", h.name());
+            h.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
             ArrayNode commands = n.putArray("commands");
             for (SshCommandSpec c : h.commands()) {
                 ObjectNode cn = commands.addObject();
@@ -177,7 +180,9 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
         StringBuilder b = new StringBuilder();
         for (SshHost h : policy.sshHosts()) {
             b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
-                    .append(':').append(h.port()).append('\n');
+                    .append(':').append(h.port());
+            h.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            b.append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv())
                         .append(c.confirm() ? ", only with a human's approval" : "").append('\n');
@@ -224,9 +229,29 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
     }
 
     @Override
-    public void journalIntent(AuthorizedSshCommand s, ObjectNode row) {
+    public void journalIntent(AuthorizedSshCommand s, ObjectNode row, boolean redactArguments) {
         row.put("target", s.host().name());
-        row.put("preview", s.action().command());
+        row.put("command", s.action().command());
+        if (redactArguments) {
+            row.put("preview", s.action().command());
+            row.put("argumentsSha256", Sha256.of(String.join("\u0000", s.argv()).getBytes(StandardCharsets.UTF_8)));
+        } else {
+            s.argv().forEach(row.putArray("argv")::add);
+            row.put("preview", s.commandLine());
+        }
+    }
+
+    @Override
+    public void journalDenial(SshCommandAction a, ObjectNode row, boolean redactArguments) {
+        row.put("target", a.host());
+        StringBuilder args = new StringBuilder();
+        new TreeMap<>(a.args()).forEach((name, value) -> args.append(' ').append(name).append('=').append(value.render()));
+        if (redactArguments) {
+            row.put("refused", a.command());
+            row.put("argumentsSha256", Sha256.of(args.toString().getBytes(StandardCharsets.UTF_8)));
+        } else {
+            row.put("refused", a.command() + args);
+        }
     }
 
     @Override

@@ -1,0 +1,17 @@
+package dev.postern.app.journal;
+
+import dev.postern.policy.AuthorizedAction;
+
+/** {@link Permits} for tests outside this package: real permits from a real engine ({@code api} over HTTP, host {@code web} over SSH). */
+public final class SamplePermits {
+    private SamplePermits() {
+    }
+
+    public static AuthorizedAction http(String path) {
+        return Permits.http(path, "q", "body");
+    }
+
+    public static AuthorizedAction ssh(String word) {
+        return Permits.ssh(word);
+    }
+}
