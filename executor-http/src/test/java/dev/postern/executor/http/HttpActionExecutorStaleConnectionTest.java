@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -105,6 +106,21 @@ class HttpActionExecutorStaleConnectionTest {
         }
     }
 
+    @Test
+    void anInterruptedCallIsCancelledAndNotSentAgain() throws Exception {
+        AtomicReference<Outcome> outcome = new AtomicReference<>();
+        Thread caller = new Thread(() -> outcome.set(executor.execute(permit("/api/hang"), NEVER)), "interrupted-caller");
+        caller.start();
+        server.awaitRequest();
+        caller.interrupt();
+        caller.join(10_000);
+
+        ExecutionFailure f = failure(outcome.get());
+        assertEquals(FailureCode.CANCELLED, f.code(), f.message());
+        assertEquals(1, server.connections());
+        assertEquals(1, server.requests());
+    }
+
     private static String body(HttpResponseOutcome r) {
         return new String(r.body(), StandardCharsets.UTF_8);
     }
@@ -137,7 +153,8 @@ class HttpActionExecutorStaleConnectionTest {
     /**
      * A loopback HTTP/1.1 server that never sends {@code Connection: close}: {@code /api/keep} answers
      * "fine" and keeps the connection; {@code /api/close-after} answers "fine" and closes it;
-     * {@code /api/drop} reads the request and closes without answering; {@code /api/late-then-close}
+     * {@code /api/drop} reads the request and closes without answering; {@code /api/hang} reads it and
+     * never answers; {@code /api/late-then-close}
      * answers "fine", writes stray bytes 100 ms later and closes.
      */
     private static final class ClosingServer implements AutoCloseable {
@@ -145,6 +162,7 @@ class HttpActionExecutorStaleConnectionTest {
         private final AtomicInteger connections = new AtomicInteger();
         private final AtomicInteger requests = new AtomicInteger();
         private final Semaphore closed = new Semaphore(0);
+        private final Semaphore requestSeen = new Semaphore(0);
         private int closedSeen;
 
         ClosingServer() {
@@ -169,6 +187,13 @@ class HttpActionExecutorStaleConnectionTest {
 
         int requests() {
             return requests.get();
+        }
+
+        /** Waits until the server has read one more request. */
+        void awaitRequest() throws InterruptedException {
+            if (!requestSeen.tryAcquire(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("no request reached the server");
+            }
         }
 
         /** Waits until the server has closed {@code count} connections in all. */
@@ -204,8 +229,13 @@ class HttpActionExecutorStaleConnectionTest {
                         return;
                     }
                     requests.incrementAndGet();
+                    requestSeen.release();
                     String path = head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
                     if (path.endsWith("/drop")) {
+                        return;
+                    }
+                    if (path.endsWith("/hang")) {
+                        in.read(); // never answers; returns when the client goes away
                         return;
                     }
                     out.write("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfine".getBytes(StandardCharsets.US_ASCII));
