@@ -3,6 +3,7 @@ package dev.postern.executor.http;
 import java.io.IOException;
 import java.net.Proxy;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SchemePortResolver;
@@ -54,9 +55,9 @@ final class Clients {
                 .setMaxConnTotal(MAX_CONNECTIONS)
                 .setMaxConnPerRoute(MAX_CONNECTIONS_PER_ROUTE)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        // A pooled connection idle this long is checked before reuse: with retries
-                        // off, a stale one would otherwise fail the call.
-                        .setValidateAfterInactivity(TimeValue.ofSeconds(1))
+                        // Every pooled connection is checked on lease (ExactEndConnection.isStale,
+                        // which never blocks): with retries off, one the peer closed would fail the call.
+                        .setValidateAfterInactivity(TimeValue.ZERO_MILLISECONDS)
                         .setTimeToLive(TimeValue.ofMinutes(5))
                         .build())
                 .build();
@@ -74,8 +75,9 @@ final class Clients {
     }
 
     /**
-     * A pool whose sockets are created with {@link Proxy#NO_PROXY}: a plain {@code new Socket()}
-     * would consult the system's SOCKS settings and ProxySelector.
+     * A pool whose sockets come from {@link SocketChannel}s: they never go through a proxy (a plain
+     * {@code new Socket()} would consult the system's SOCKS settings and ProxySelector), and their
+     * channel lets {@link ExactEndConnection#isStale()} look for the peer's close without blocking.
      */
     private static final class DirectConnections extends PoolingHttpClientConnectionManagerBuilder {
         @Override
@@ -89,12 +91,12 @@ final class Clients {
     private static final class DirectSockets implements DetachedSocketFactory {
         @Override
         public Socket create(Proxy socksProxy) throws IOException {
-            return new Socket(Proxy.NO_PROXY);
+            return SocketChannel.open().socket();
         }
 
         @Override
         public Socket create(String schemeName, Proxy socksProxy) throws IOException {
-            return new Socket(Proxy.NO_PROXY);
+            return SocketChannel.open().socket();
         }
     }
 }

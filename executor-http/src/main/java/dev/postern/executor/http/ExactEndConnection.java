@@ -4,7 +4,10 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.client5.http.impl.io.DefaultManagedHttpClientConnection;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
@@ -27,12 +30,24 @@ import org.apache.hc.core5.http.message.MessageSupport;
  * Bytes that arrive after that check but before the connection's next request is sent fail that
  * next call (always the same target's: see {@link Clients}) instead of answering it. Bytes that
  * arrive only after the next request was sent cannot be told from its response.
+ *
+ * <p>A kept connection the peer has closed is stale: {@link #isStale()}, which the pool asks on
+ * every lease, finds its end of stream without blocking, and the pool discards it before anything
+ * is sent, so the call opens a fresh one. Over TLS the end hides behind the encryption: anything
+ * waiting on the raw socket (a close_notify, or bytes that cannot be decrypted without a blocking
+ * read) marks it stale too, so late bytes there discard the connection rather than fail the call.
+ * A peer that closes between the lease and the send still fails that call (nothing is retried).
  */
 final class ExactEndConnection extends DefaultManagedHttpClientConnection {
     private static final AtomicLong IDS = new AtomicLong();
 
     private final BufferProbe probe;
     private volatile String method;
+    /** The TCP socket under any TLS layer, and whether there is one; set when bound. */
+    private volatile Socket raw;
+    private volatile boolean tls;
+    /** True once the stale check read a byte that arrived after the last response's end. */
+    private volatile boolean leftover;
     /** True while the last response is known to have ended exactly at its declared end. */
     private volatile boolean endedExactly = true;
 
@@ -60,12 +75,75 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
      */
     @Override
     public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
-        if (bytesWaiting()) {
+        if (leftover || bytesWaiting()) {
             throw new ResponseOverrunException(
                     "bytes were waiting on its kept connection before this request was sent, left over from the previous response");
         }
         method = request.getMethod();
         super.sendRequestHeader(request);
+    }
+
+    @Override
+    public void bind(Socket socket) throws IOException {
+        super.bind(socket);
+        raw = socket;
+        tls = false;
+    }
+
+    @Override
+    public void bind(SSLSocket sslSocket, Socket socket) throws IOException {
+        super.bind(sslSocket, socket);
+        raw = socket;
+        tls = true;
+    }
+
+    /**
+     * True when the peer closed this kept connection (or it is broken); never blocks, unlike
+     * HttpClient's own check, which waits up to 1 ms for input. Bytes waiting on a plain connection
+     * are not staleness: the connection is handed out and {@link #sendRequestHeader} fails the call.
+     * Over TLS any raw byte or end of stream is stale (see the class comment).
+     */
+    @Override
+    public boolean isStale() {
+        if (!isOpen()) {
+            return true;
+        }
+        if (leftover || bytesWaiting()) {
+            return false;
+        }
+        int waiting = peek(raw);
+        if (waiting > 0 && !tls) {
+            leftover = true; // the peek consumed a byte past the last response's end
+            return false;
+        }
+        return waiting != 0;
+    }
+
+    /**
+     * Looks at a socket without blocking: -1 when the peer closed it (or it is broken), 1 when bytes
+     * are waiting (reading at most one of them), 0 when it is open and quiet. A socket without a
+     * channel (not made by {@link Clients}) cannot be looked at this way and counts as quiet.
+     */
+    private static int peek(Socket socket) {
+        SocketChannel channel = socket == null ? null : socket.getChannel();
+        if (channel == null) {
+            return 0;
+        }
+        try {
+            if (socket.getInputStream().available() > 0) {
+                return 1;
+            }
+            // The connection is idle in the pool: no other thread reads it while it is non-blocking.
+            channel.configureBlocking(false);
+            try {
+                int n = channel.read(ByteBuffer.allocate(1));
+                return n < 0 ? -1 : n;
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** True when bytes nobody asked for are buffered or readable now; never blocks. */

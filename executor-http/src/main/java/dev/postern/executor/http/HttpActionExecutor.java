@@ -23,6 +23,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -336,7 +337,8 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             return new ExecutionFailure(FailureCode.CONNECT_FAILED,
                     "cannot connect to " + name + ": " + describe(e, mask));
         }
-        if (cause(e, InterruptedIOException.class) != null) {
+        // A socket's channel closes when its reading thread is interrupted (the session shutting down).
+        if (cause(e, InterruptedIOException.class) != null || cause(e, ClosedByInterruptException.class) != null) {
             return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was interrupted");
         }
         return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the exchange with " + name + " failed: " + describe(e, mask));
