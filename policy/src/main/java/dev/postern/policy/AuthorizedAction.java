@@ -9,7 +9,7 @@ import dev.postern.policy.action.Action;
  *
  * <p>The set is sealed so that each executor takes exactly its own permit type, typed, with no cast.
  */
-public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, AuthorizedSshCommand {
+public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, AuthorizedSshCommand, AuthorizedSqlStatement {
     private final String rule;
 
     AuthorizedAction(String rule) {

@@ -2,23 +2,26 @@ package dev.postern.policy;
 
 import dev.postern.policy.action.Action;
 import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.Policy;
 import java.util.Objects;
 
 /**
  * Decides every action against one immutable {@link Policy}: deny by default, permit only what a
- * target or host explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe.
+ * target, host or database explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe.
  */
 public final class PolicyEngine {
     private final Policy policy;
     private final HttpRules http;
     private final SshRules ssh;
+    private final SqlRules sql;
 
     public PolicyEngine(Policy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.http = new HttpRules(policy.httpTargets());
         this.ssh = new SshRules(policy);
+        this.sql = new SqlRules(policy);
     }
 
     public Policy policy() {
@@ -33,6 +36,9 @@ public final class PolicyEngine {
         }
         if (action instanceof SshCommandAction command) {
             return ssh.decide(command);
+        }
+        if (action instanceof SqlQueryAction query) {
+            return sql.decide(query);
         }
         throw new AssertionError("no rule for action type " + action.getClass().getName());
     }
