@@ -15,6 +15,9 @@ import java.time.OffsetDateTime;
 import java.time.OffsetTime;
 import java.util.ArrayList;
 import java.util.List;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TypeInfo;
+import org.postgresql.jdbc.PgResultSet;
 
 /**
  * Reads a result set row by row into typed values, stopping at the row cap or before the row that
@@ -36,11 +39,15 @@ final class Rows {
     static Read read(ResultSet rs, int maxRows, long maxBytes, SecretMask mask) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int n = meta.getColumnCount();
+        // The type's own name from its OID: ResultSetMetaData.getColumnTypeName would send a catalog
+        // query per result to tell serial from integer columns.
+        PgResultSet pgRows = rs.unwrap(PgResultSet.class);
+        TypeInfo typeInfo = rs.getStatement().getConnection().unwrap(BaseConnection.class).getTypeInfo();
         List<SqlRowsOutcome.Column> columns = new ArrayList<>(n);
         String[] types = new String[n];
         long bytes = 0;
         for (int c = 1; c <= n; c++) {
-            types[c - 1] = meta.getColumnTypeName(c);
+            types[c - 1] = typeInfo.getPGType(pgRows.getColumnOID(c));
             SqlRowsOutcome.Column column = new SqlRowsOutcome.Column(mask.mask(meta.getColumnLabel(c)), types[c - 1]);
             columns.add(column);
             bytes += utf8(column.name()) + utf8(column.type()) + PER_VALUE;
