@@ -315,6 +315,15 @@ class SqlActionExecutorTest {
                 out.rows().get(0));
     }
 
+    @Test
+    void operatorSqlWithQuestionMarksCastsQuotesAndCommentsRunsAsWritten() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("odd",
+                "/* ; ? :no */ SELECT '{\"a\": 1}'::jsonb ? :k AS has, :k::text || ':x; ?' AS k, $q$:no;$q$ AS d -- ;?\n;",
+                Map.of("k", text(10))));
+        SqlRowsOutcome out = rows(run(permit(shop, "odd", Map.of("k", new SqlArgument.Text("a")))));
+        assertEquals(List.of(new SqlValue.Bool(true), new SqlValue.Text("a:x; ?"), new SqlValue.Text(":no;")), out.rows().get(0));
+    }
+
     // ------------------------------------------------------------------ nothing is dialed that may not be
 
     @Test
