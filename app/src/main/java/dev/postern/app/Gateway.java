@@ -61,7 +61,7 @@ public final class Gateway {
     }
 
     static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), diagnostics);
+        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics);
     }
 
     static CredentialStore credentials(GatewayConfig config) {

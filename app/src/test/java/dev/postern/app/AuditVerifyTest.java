@@ -192,6 +192,45 @@ class AuditVerifyTest {
     }
 
     @Test
+    void aDirectoryWithoutAJournalSaysNoJournalHereAndFails() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Run run = cli("audit", "verify", empty.toString());
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertTrue(run.out.startsWith("no journal here: " + empty), run.out);
+        assertTrue(run.err.contains("no journal here"), run.err);
+    }
+
+    @Test
+    void anInterruptedActionIsListedWithoutFailingTheCheck() throws Exception {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, System.err)) {
+            dev.postern.policy.Decision d = new dev.postern.policy.PolicyEngine(SessionHarness.policy()).decide(
+                    new dev.postern.policy.action.HttpRequestAction("GET", "http://127.0.0.1:9/v1/killed", List.of(), List.of(),
+                            java.util.Optional.empty()));
+            // The gateway is killed after the intent is on disk: no outcome row ever follows.
+            journal.intent(((dev.postern.policy.Decision.Permit) d).permit(), "ab".repeat(32));
+        }
+        Run run = verify();
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out.contains("actions.jsonl: 5 rows, chain intact"), run.out);
+        assertTrue(run.out.contains("actions.jsonl: 1 interrupted action (an intent row with no outcome"), run.out);
+        assertTrue(run.out.contains("  seq 5 (actions.jsonl row 5)"), run.out);
+    }
+
+    @Test
+    void aChainRotatedAcrossFilesIsVerifiedAsOne() throws Exception {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, 4096, System.err)) {
+            for (int i = 0; i < 40; i++) {
+                journal.rejected(new dev.postern.policy.port.Rejection(dev.postern.policy.port.Stage.JSON, "PARSE_ERROR",
+                        java.util.Optional.empty(), "ef".repeat(32)));
+            }
+        }
+        Run run = verify();
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertTrue(run.out.matches("(?s).*decisions\\.jsonl: 43 rows in [0-9]+ files \\(decisions\\.000001\\.jsonl, .*decisions\\.jsonl\\), chain intact.*"),
+                run.out);
+    }
+
+    @Test
     void usageErrorsExitOneAndHelpIsPrinted() {
         assertEquals(ExitStatus.USAGE, cli("audit").exit);
         assertEquals(ExitStatus.USAGE, cli("audit", "check", dir.toString()).exit);

@@ -10,20 +10,18 @@ import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.fixtures.StdoutTranscript;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DESIGN §6: if the intent row cannot be written, nothing runs. The first test makes the real file
- * refuse the write at intent time in a way that binds root too (a sparse file already at the file
- * system's maximum size: every append fails with EFBIG); the second injects the failure.
+ * refuse the write at intent time in a way that binds root too (a sparse file 40 bytes below the
+ * file system's maximum size: each intent row's write lands 40 bytes, then fails with EFBIG, and is
+ * cut back); the second injects the failure.
  */
 class JournalFailureTest {
     private static final String SSH_CALL = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"ssh_exec\","
@@ -79,18 +77,25 @@ class JournalFailureTest {
     }
 
     @Test
-    void anIntentRowTheFileSystemRefusesRunsNothingEvenForRoot() throws Exception {
+    void anIntentRowTheFileSystemRefusesRunsNothingEvenForRootAndLeavesNoPartialRow() throws Exception {
         byte[] input = (SessionHarness.INIT + SessionHarness.INITIALIZED + SessionHarness.httpCall(2, "marker-journal-full")
                 + SSH_CALL + TARGETS_CALL).getBytes(StandardCharsets.UTF_8);
+        // Two real rows from a real session, placed 40 bytes below the largest size the file system allows.
+        Path scratch = Files.createDirectories(dir.resolve("scratch"));
+        new SessionHarness(scratch).run((SessionHarness.INIT + SessionHarness.INITIALIZED + SessionHarness.httpCall(2, "a"))
+                .getBytes(StandardCharsets.UTF_8));
+        byte[] rows = Files.readAllBytes(scratch.resolve(FileAuditJournal.ACTIONS));
+        Path actions = dir.resolve(FileAuditJournal.ACTIONS);
+        growToMaximumSize(actions);
+        long end = Files.size(actions) - 40;
+        try (RandomAccessFile raf = new RandomAccessFile(actions.toFile(), "rw")) {
+            raf.setLength(end);
+            raf.seek(end - rows.length - 1);
+            raf.write('\n');
+            raf.write(rows);
+        }
         SessionHarness h = new SessionHarness(dir);
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, h.diagnostics())) {
-            Path actions = dir.resolve(FileAuditJournal.ACTIONS);
-            growToMaximumSize(actions);
-            try (FileChannel probe = FileChannel.open(actions, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-                assertThrows(IOException.class, () -> probe.write(ByteBuffer.wrap(new byte[] {'x'})),
-                        "precondition: an append to a file at the maximum size must fail");
-            }
-
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, Long.MAX_VALUE, h.diagnostics())) {
             h.run(input, journal);
         }
 
@@ -102,6 +107,12 @@ class JournalFailureTest {
         assertFalse(answer(messages, 4).get("isError").asBoolean(), "the session goes on; a read-only tool still answers");
         assertEquals(ExitStatus.OK, h.exit);
         assertTrue(h.stderr.toString(StandardCharsets.UTF_8).contains(FileAuditJournal.ACTIONS), h.stderr.toString(StandardCharsets.UTF_8));
+        // Each refused intent got 40 bytes onto the disk before EFBIG; both were cut off again.
+        assertEquals(end, Files.size(actions), "no partial row stays in the file");
+        try (RandomAccessFile raf = new RandomAccessFile(actions.toFile(), "r")) {
+            raf.seek(end - 1);
+            assertEquals('\n', raf.read());
+        }
     }
 
     @Test

@@ -162,7 +162,7 @@ public final class StdioLoadDriver {
         for (int i = 0; i < options.spawns; i++) {
             for (Map.Entry<String, String> c : options.commands.entrySet()) {
                 long t0 = System.nanoTime();
-                GatewayProcess p = GatewayProcess.start(command(c.getValue()), cwd(), stderrLog);
+                StdioClient p = StdioClient.start(command(c.getValue()), cwd(), stderrLog);
                 ScheduledFuture<?> dog = guard(p);
                 try {
                     p.send(initialize(1));
@@ -190,7 +190,7 @@ public final class StdioLoadDriver {
     // ---- throughput and latency, one session ----
 
     private void load(String label, List<String> command) throws Exception {
-        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog)) {
+        try (StdioClient p = StdioClient.start(command, cwd(), stderrLog)) {
             ScheduledFuture<?> dog = guard(p);
             try {
                 handshake(p);
@@ -223,7 +223,7 @@ public final class StdioLoadDriver {
         }
     }
 
-    private long pipelined(GatewayProcess p, int depth, int calls) throws Exception {
+    private long pipelined(StdioClient p, int depth, int calls) throws Exception {
         AnswerLedger ledger = new AnswerLedger(nextId, calls);
         long nanos = pipelined(p, depth, calls, ledger);
         if (!ledger.clean()) {
@@ -236,7 +236,7 @@ public final class StdioLoadDriver {
      * Keeps up to {@code depth} calls written ahead of their answers: a writer thread writes while it
      * holds a permit and flushes before it waits; this thread reads answers and returns permits.
      */
-    private long pipelined(GatewayProcess p, int depth, int calls, AnswerLedger ledger) throws Exception {
+    private long pipelined(StdioClient p, int depth, int calls, AnswerLedger ledger) throws Exception {
         long first = nextId;
         nextId += calls;
         Semaphore permits = new Semaphore(depth);
@@ -279,7 +279,7 @@ public final class StdioLoadDriver {
         return nanos;
     }
 
-    private void roundTrips(String label, GatewayProcess p) throws IOException {
+    private void roundTrips(String label, StdioClient p) throws IOException {
         Samples s = new Samples(options.roundTrips);
         int bad = 0;
         for (int i = 0; i < options.roundTrips; i++) {
@@ -308,7 +308,7 @@ public final class StdioLoadDriver {
      * process is gone (a gateway that refuses the line exits, so its peak is read while it still runs).
      */
     private void memory(String label, List<String> command) throws Exception {
-        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog)) {
+        try (StdioClient p = StdioClient.start(command, cwd(), stderrLog)) {
             ScheduledFuture<?> dog = guard(p);
             try {
                 handshake(p);
@@ -352,7 +352,7 @@ public final class StdioLoadDriver {
     }
 
     /** Writes the oversize line until it is all written or the server closes the pipe; returns bytes written. */
-    private long feedOversizeLine(GatewayProcess p) {
+    private long feedOversizeLine(StdioClient p) {
         long total = options.oversizeMb * 1_000_000L;
         byte[] head = "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"postern_targets\",\"arguments\":{\"pad\":\""
                 .getBytes(StandardCharsets.US_ASCII);
@@ -386,7 +386,7 @@ public final class StdioLoadDriver {
         Samples viaGateway = new Samples(rounds);
         Samples direct = new Samples(rounds);
         int bad = 0;
-        try (GatewayProcess p = GatewayProcess.start(command, cwd(), stderrLog);
+        try (StdioClient p = StdioClient.start(command, cwd(), stderrLog);
                 CloseableHttpClient client = HttpClients.custom().disableAutomaticRetries().disableRedirectHandling().build()) {
             ScheduledFuture<?> dog = guard(p);
             try {
@@ -432,7 +432,7 @@ public final class StdioLoadDriver {
 
     // ---- helpers ----
 
-    private void handshake(GatewayProcess p) throws IOException {
+    private void handshake(StdioClient p) throws IOException {
         p.send(initialize(1));
         ResponseLine r = p.read();
         if (r.id() != 1 || r.errorCode() != 0) {
@@ -442,7 +442,7 @@ public final class StdioLoadDriver {
     }
 
     /** Kills the process if a section outlives its deadline, so every read ends. */
-    private ScheduledFuture<?> guard(GatewayProcess p) {
+    private ScheduledFuture<?> guard(StdioClient p) {
         return watchdog.schedule(p::kill, SECTION_DEADLINE_SECONDS, TimeUnit.SECONDS);
     }
 

@@ -3,6 +3,7 @@ package dev.postern.interop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.fixtures.FakeHttpService;
+import dev.postern.fixtures.GatewayProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,15 +121,11 @@ final class PackagedGateway implements AutoCloseable {
 
     /** The packaged launcher, {@code bin/postern} at the repository root; the reactor packaged its jar before this module. */
     static Path launcher() {
-        Path launcher = repositoryRoot().resolve("bin").resolve("postern");
-        if (!Files.isExecutable(launcher)) {
-            throw new AssertionError("the packaged launcher is missing: " + launcher);
-        }
-        return launcher;
+        return GatewayProcess.launcher();
     }
 
     static Path repositoryRoot() {
-        return Path.of("").toAbsolutePath().getParent();
+        return launcher().getParent().getParent();
     }
 
     @Override

@@ -6,11 +6,15 @@ import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
 import dev.postern.policy.model.AsciiHosts;
+import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +29,7 @@ import java.util.regex.Pattern;
  * permits it. Rule ids are part of the public surface (README, "Rule ids").
  */
 final class HttpRules {
-    static final int MAX_URL_LENGTH = 8192;
+    static final int MAX_URL_LENGTH = HttpRequestAction.MAX_URL_LENGTH;
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
@@ -37,11 +41,6 @@ final class HttpRules {
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
     private static final Pattern TRAILING_HOST_DOT = Pattern.compile("(.*[^.])\\.(:[0-9]*)?");
     private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
-
-    /** Headers an agent may never set: the executor owns them. Compared lower-case. */
-    static final Set<String> FORBIDDEN_HEADERS = Set.of(
-            "host", "authorization", "proxy-authorization", "cookie", "connection", "content-length",
-            "transfer-encoding", "te", "upgrade", "expect", "keep-alive", "trailer", "forwarded");
 
     private final List<HttpTarget> targets;
 
@@ -121,12 +120,16 @@ final class HttpRules {
         }
         for (int i = 0; i < h.value().length(); i++) {
             char c = h.value().charAt(i);
-            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            if ((c < 0x20 && c != '\t') || (c >= 0x7f && c < 0xa0)) {
                 return new Deny("http.header.syntax", "header " + printable(name) + " has a control character in its value");
             }
+            if (c > 0xff) {
+                // HTTP/1.1 carries header values as bytes; HttpClient would send such a character as '?'.
+                return new Deny("http.header.syntax", "header " + printable(name)
+                        + " has a character above U+00FF in its value; send it percent-encoded or in the body");
+            }
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (FORBIDDEN_HEADERS.contains(lower) || lower.startsWith("x-forwarded-") || lower.startsWith("proxy-")) {
+        if (ForbiddenHeaders.contains(name)) {
             return new Deny("http.header.forbidden", "header " + printable(name) + " is set by Postern, never by the agent");
         }
         return null;
@@ -180,10 +183,14 @@ final class HttpRules {
         }
         host = canonicalHost(host);
         int port = uri.getPort() == -1 ? Origin.defaultPort(scheme) : uri.getPort();
+        if (port < 1 || port > 65535) {
+            throw new Refusal("http.url.syntax", "url port must be 1..65535, got " + port);
+        }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         if (PERCENT_SEPARATOR.matcher(path).find()) {
             throw new Refusal("http.url.path", "path must not percent-encode '.', '/' or '\\'");
         }
+        checkEscapes(path);
         for (String segment : path.substring(1).split("/", -1)) {
             // Servlet containers drop ";params" before resolving dot segments, so "..;" climbs too.
             int semicolon = segment.indexOf(';');
@@ -196,6 +203,44 @@ final class HttpRules {
             throw new Refusal("http.url.path", "path must not contain empty segments");
         }
         return new Canonical(new Origin(scheme, host, port), path, uri.getRawQuery());
+    }
+
+    /**
+     * Refuses path escapes a server might decode into something the rules never saw: {@code %25}
+     * (a server that decodes twice turns {@code %252e%252e} into {@code ..}), escapes of control
+     * characters ({@code %00} ends a C string early), and escapes that are not strict UTF-8 (the
+     * overlong {@code %c0%ae} is a dot to a lenient decoder).
+     */
+    private static void checkEscapes(String path) throws Refusal {
+        if (path.indexOf('%') < 0) {
+            return;
+        }
+        byte[] decoded = new byte[path.length()];
+        int n = 0;
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '%') {
+                decoded[n++] = (byte) c;
+                continue;
+            }
+            int b = Integer.parseInt(path.substring(i + 1, i + 3), 16);
+            i += 2;
+            if (b == '%') {
+                throw new Refusal("http.url.path", "path must not percent-encode '%' (%25): a server that decodes twice would see another escape");
+            }
+            if (b < 0x20 || b == 0x7f) {
+                throw new Refusal("http.url.path", String.format("path must not percent-encode a control character (%%%02X)", b));
+            }
+            decoded[n++] = (byte) b;
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(decoded, 0, n));
+        } catch (CharacterCodingException e) {
+            throw new Refusal("http.url.path", "path escapes must decode to valid UTF-8 (no overlong forms such as %C0%AE)");
+        }
     }
 
     /**

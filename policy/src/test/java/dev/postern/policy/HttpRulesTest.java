@@ -54,6 +54,9 @@ class HttpRulesTest {
                         "https://api.example.com:443/user"),
                 arguments(request("GET", "https://api.example.com/user",
                                 List.of(), List.of(new HeaderField("accept", "text/plain;\tq=0.5"))),
+                        "https://api.example.com:443/user"),
+                arguments(request("GET", "https://api.example.com/user",
+                                List.of(), List.of(new HeaderField("Accept", "text/caf\u00e9; \u00ff"))),
                         "https://api.example.com:443/user"));
     }
 
@@ -97,6 +100,10 @@ class HttpRulesTest {
                 arguments("header name with CRLF", withHeader("Accept\r\nX", "en"), "http.header.syntax"),
                 arguments("non-ASCII header name", withHeader("Accépt", "en"), "http.header.syntax"),
                 arguments("header name with slash", withHeader("Accept/x", "en"), "http.header.syntax"),
+                arguments("header value above U+00FF", withHeader("Accept", "text/λ"), "http.header.syntax"),
+                arguments("header value with an emoji", withHeader("Accept", "a\uD83D\uDE00"), "http.header.syntax"),
+                arguments("header value with a C1 control", withHeader("Accept", "a\u0085b"), "http.header.syntax"),
+                arguments("header value with U+0100", withHeader("Accept", "\u0100"), "http.header.syntax"),
                 arguments("empty query name", withQuery("", "v"), "http.query"),
                 arguments("query value with LF", withQuery("q", "a\nb"), "http.query"),
                 arguments("query name with NUL", withQuery("q\0", "v"), "http.query"));
@@ -174,6 +181,25 @@ class HttpRulesTest {
                 arguments("http://127.0.0.1:8080/api/..;/admin", "http.url.path"),
                 arguments("http://127.0.0.1:8080/api/.;x/admin", "http.url.path"),
                 arguments("http://127.0.0.1:8080/api//admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%252e%252e/admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%252E%252E/admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%252f", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%25", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%25%32%65%25%32%65/admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%c0%ae%c0%ae/admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%C0%AE/admin", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%e0%80%ae", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%c0%af", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%ff", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/caf%e9", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%ed%a0%80", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/x%00.json", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%00", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/a%0d%0aX-Injected:%201", "http.url.path"),
+                arguments("http://127.0.0.1:8080/api/%7f", "http.url.path"),
+                arguments("http://127.0.0.1:0/api", "http.url.syntax"),
+                arguments("http://127.0.0.1:99999/api", "http.url.syntax"),
+                arguments("http://127.0.0.1:65536/api", "http.url.syntax"),
                 arguments("http://user@127.0.0.1:8080/api", "http.url.userinfo"),
                 arguments("http://user:pw@127.0.0.1:8080/api", "http.url.userinfo"),
                 arguments("http://user@127.0.0.1.:8080/api", "http.url.userinfo"),
@@ -232,6 +258,9 @@ class HttpRulesTest {
         "http://127.0.0.1.:8080/api",
         "http://127.0.0.1:8080/api?x=%2e%2e",
         "http://127.0.0.1:8080/api/..x/.y",
+        "http://127.0.0.1:8080/api/caf%C3%A9",
+        "http://127.0.0.1:8080/api/a%20b",
+        "http://127.0.0.1:8080/api/%E2%82%AC",
     })
     void equivalentSpellingOfTheLoopbackTargetMatches(String url) {
         AuthorizedHttpRequest permit = permittedHttp(httpEngine(LOOPBACK).decide(get(url)));

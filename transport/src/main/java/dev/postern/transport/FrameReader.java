@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -34,9 +33,7 @@ public final class FrameReader {
     private final int maxFrameBytes;
     private final byte[] chunk = new byte[CHUNK_BYTES];
     private final MessageDigest digest = Sha256.newDigest();
-    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final CharsetDecoder decoder = StrictUtf8.newDecoder();
 
     /** Unread bytes of the chunk are {@code chunk[pos..end)}; nothing before pos is looked at again. */
     private int pos;

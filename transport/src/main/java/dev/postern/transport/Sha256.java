@@ -5,8 +5,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
 
-/** SHA-256 helpers shared by the reader and the result records: a digest factory and the hex shape. */
-final class Sha256 {
+/**
+ * SHA-256 in lower-case hex, the one implementation of it outside the executors: a digest factory and
+ * the hex shape for the reader and the result records, and {@link #of} for everyone (the journal's
+ * hash chain).
+ */
+public final class Sha256 {
     private static final Pattern HEX = Pattern.compile("[0-9a-f]{64}");
     private static final HexFormat FORMAT = HexFormat.of();
 
@@ -26,7 +30,8 @@ final class Sha256 {
         return FORMAT.formatHex(digest.digest());
     }
 
-    static String of(byte[] bytes) {
+    /** The SHA-256 of {@code bytes} in lower-case hex (64 digits). */
+    public static String of(byte[] bytes) {
         return FORMAT.formatHex(newDigest().digest(bytes));
     }
 

@@ -10,6 +10,9 @@ import java.util.Set;
 
 /** {@code postern audit verify DIR}: checks both journals' hash chains and names the first broken row. */
 final class AuditVerifyCommand implements Command {
+    /** Interrupted actions listed one per line; the rest are counted. */
+    private static final int MAX_LISTED = 20;
+
     @Override
     public String name() {
         return "audit";
@@ -25,15 +28,21 @@ final class AuditVerifyCommand implements Command {
         return String.join("\n",
                 "usage: postern audit verify DIR",
                 "",
-                "Verifies the hash chains of DIR/decisions.jsonl and DIR/actions.jsonl: every row one",
-                "strict JSON object ending in a line feed, seq counting from 1, and prev the SHA-256 of",
-                "the previous row's exact bytes (64 zeros for the first row). Prints each file's row",
-                "count and head hash; on a broken chain, names the file and the first broken row.",
+                "Verifies the hash chains of DIR's two journals, decisions and actions. Each journal is",
+                "its rotated files (NAME.000001.jsonl, NAME.000002.jsonl, ...) and then NAME.jsonl, one",
+                "chain running across them: every row one strict JSON object ending in a line feed, seq",
+                "counting from 1 across the files, and prev the SHA-256 of the previous row's exact bytes",
+                "(64 zeros for the very first row). Prints each journal's row count, files and head hash;",
+                "on a broken chain, names the file and its first broken row.",
+                "",
+                "Also lists interrupted actions: intent rows that no outcome row names (the gateway was",
+                "killed, or the action is still running). They are not tampering and do not fail the check.",
                 "",
                 "A chain cannot show that rows were cut from its end or that its last row changed:",
                 "keep the head hashes printed here somewhere else and compare them later.",
                 "",
-                "Exit status 0 when both chains are intact, 6 when one is broken, 1 on a usage error.");
+                "Exit status 0 when both chains are intact, 6 when one is broken or DIR holds no journal",
+                "(\"no journal here\"), 1 on a usage error.");
     }
 
     @Override
@@ -57,13 +66,30 @@ final class AuditVerifyCommand implements Command {
         }
         ChainVerifier.Result result = ChainVerifier.verify(dir);
         PrintStream out = io.report();
+        if (result.noJournal()) {
+            out.println("no journal here: " + dir + " holds no decisions.jsonl or actions.jsonl");
+            io.stderr().println("postern audit verify: no journal here: " + dir);
+            return ExitStatus.CHECK_FAILED;
+        }
         for (ChainVerifier.FileResult f : result.files()) {
             if (f.intact()) {
-                out.println(f.file() + ": " + f.rows() + (f.rows() == 1 ? " row" : " rows") + ", chain intact, head sha256 " + f.headSha256());
+                out.println(f.file() + ": " + f.rows() + (f.rows() == 1 ? " row" : " rows")
+                        + (f.files().size() > 1 ? " in " + f.files().size() + " files (" + String.join(", ", f.files()) + ")" : "")
+                        + ", chain intact, head sha256 " + f.headSha256());
+                if (!f.interrupted().isEmpty()) {
+                    out.println(f.file() + ": " + f.interrupted().size() + " interrupted "
+                            + (f.interrupted().size() == 1 ? "action" : "actions")
+                            + " (an intent row with no outcome: the gateway stopped, or the action still runs; not tampering):");
+                    f.interrupted().stream().limit(MAX_LISTED).forEach(i ->
+                            out.println("  seq " + i.seq() + " (" + i.file() + " row " + i.row() + ")"));
+                    if (f.interrupted().size() > MAX_LISTED) {
+                        out.println("  ... and " + (f.interrupted().size() - MAX_LISTED) + " more");
+                    }
+                }
             } else {
                 ChainVerifier.Break b = f.broken().get();
-                out.println(f.file() + ": BROKEN: " + b.reason());
-                io.stderr().println("postern audit verify: " + dir.resolve(f.file()) + ": "
+                out.println(b.file() + ": BROKEN: " + b.reason());
+                io.stderr().println("postern audit verify: " + dir.resolve(b.file()) + ": "
                         + (b.row() == 0 ? b.reason() : "first broken row " + b.row()));
             }
         }

@@ -14,7 +14,7 @@ public final class Cli {
             new ExplainCommand(),
             new AuditVerifyCommand(),
             new TrustHostCommand(),
-            new DemoCommand());
+            new DemoEntry());
 
     private Cli() {
     }

@@ -2,7 +2,7 @@ package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.executor.ssh.HostKeyProbe;
+import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.model.SshHost;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,9 +74,9 @@ final class TrustHostCommand implements Command {
     }
 
     private static ExitStatus probe(SshHost host, Io io) {
-        HostKeyProbe.OfferedKey key;
+        SshActionExecutor.OfferedKey key;
         try {
-            key = HostKeyProbe.probe(host.address(), host.port(), host.timeout());
+            key = SshActionExecutor.probeHostKey(host.address(), host.port(), host.timeout());
         } catch (IOException e) {
             io.stderr().println("postern trust-host: " + host.name() + ": " + e.getMessage());
             return ExitStatus.CHECK_FAILED;

@@ -6,6 +6,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -18,12 +19,11 @@ import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
+import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,9 +46,12 @@ import java.util.regex.PatternSyntaxException;
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-    static final int DEFAULT_STRING_PARAM_LENGTH = 256;
+    static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
     private static final Schema SCHEMA = loadSchema();
+    private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
+    private static final String NOT_A_CREDENTIAL_NAME =
+            "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
 
     private ConfigLoader() {
     }
@@ -59,7 +62,8 @@ public final class ConfigLoader {
         List<Error> errors = SCHEMA.validate(root);
         if (!errors.isEmpty()) {
             Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
-            throw new ConfigException(abs, SchemaErrors.pointer(first), first.getMessage());
+            throw new ConfigException(abs, SchemaErrors.pointer(first),
+                    namesACredential(first) ? NOT_A_CREDENTIAL_NAME : first.getMessage());
         }
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
@@ -90,6 +94,7 @@ public final class ConfigLoader {
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
+                root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
                 credentials);
     }
 
@@ -105,16 +110,28 @@ public final class ConfigLoader {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            text = StrictUtf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, null, "UTF-8 text");
         }
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + e.getMessage() + ")");
+            throw new ConfigException(file, null, "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
+    }
+
+    /**
+     * A syntax error's words without the text it quotes: the parser quotes the offending token, which
+     * may be a secret pasted without its quotes where a credential name belongs.
+     */
+    static String withoutQuotedText(String message) {
+        int quote = message.indexOf('\'');
+        if (quote < 0) {
+            return message;
+        }
+        String before = message.substring(0, quote).replaceAll("[\\s(]+$", "");
+        return before + " (the offending text is not shown)";
     }
 
     private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,
@@ -128,7 +145,7 @@ public final class ConfigLoader {
         Optional<HttpAuth> auth = Optional.empty();
         if (t.has("auth")) {
             JsonNode a = t.get("auth");
-            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential").textValue(), credentials);
+            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential"), credentials);
             HttpAuth.Scheme scheme = HttpAuth.Scheme.valueOf(a.get("scheme").textValue().toUpperCase(Locale.ROOT));
             Optional<String> header = Optional.ofNullable(a.get("header")).map(JsonNode::textValue);
             try {
@@ -141,19 +158,27 @@ public final class ConfigLoader {
         if (t.has("trustStore")) {
             trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
         }
+        List<String> headers = strings(t.path("headers"));
+        for (int i = 0; i < headers.size(); i++) {
+            if (ForbiddenHeaders.contains(headers.get(i))) {
+                // Listing one is an operator mistake: every call setting it would be denied anyway.
+                throw new ConfigException(file, at + "/headers/" + i, "a header the agent may set, but "
+                        + headers.get(i) + " is always set by Postern and never by the agent; remove it");
+            }
+        }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
-                t.path("onOversizeResponse").asText("truncate").toUpperCase(Locale.ROOT));
+                t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
                     origin,
                     new LinkedHashSet<>(strings(t.get("methods"))),
                     strings(t.get("pathPrefixes")),
-                    new LinkedHashSet<>(strings(t.path("headers"))),
+                    new LinkedHashSet<>(headers),
                     auth,
-                    Duration.ofMillis(t.path("timeoutMs").asLong(10_000)),
-                    t.path("maxResponseBytes").asLong(1_048_576),
-                    t.path("allowPrivateAddresses").asBoolean(false),
+                    Duration.ofMillis(t.path("timeoutMs").asLong(ConfigDefaults.HTTP_TIMEOUT_MS)),
+                    t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
+                    t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
                     trustStore,
                     onOversize);
         } catch (IllegalArgumentException e) {
@@ -163,8 +188,7 @@ public final class ConfigLoader {
 
     /**
      * A target's trust store: the file must exist now (so check-config catches a wrong path), and a
-     * password names a credential; an unknown name is refused without echoing it, since an operator
-     * who wrote the password itself there would otherwise see it printed.
+     * password names a credential (see {@link #credential}).
      */
     private static TrustStore trustStore(Path file, Path dir, String at, JsonNode s,
                                          Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
@@ -172,22 +196,10 @@ public final class ConfigLoader {
         if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
             throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
         }
-        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText("PKCS12"));
-        Optional<CredentialRef> password = Optional.empty();
-        if (s.has("password")) {
-            String name = s.get("password").textValue();
-            Optional<CredentialRef> ref = Optional.empty();
-            try {
-                ref = Optional.of(new CredentialRef(name));
-            } catch (IllegalArgumentException e) {
-                // Not even a credential name: said below without echoing it.
-            }
-            if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
-                throw new ConfigException(file, at + "/password",
-                        "the name of a credential defined under /credentials (never the password itself)");
-            }
-            password = ref;
-        }
+        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText(ConfigDefaults.TRUST_STORE_TYPE));
+        Optional<CredentialRef> password = s.has("password")
+                ? Optional.of(credential(file, at + "/password", s.get("password"), credentials))
+                : Optional.empty();
         try {
             return new TrustStore(store, type, password);
         } catch (IllegalArgumentException e) {
@@ -203,14 +215,14 @@ public final class ConfigLoader {
         }
         if (h.has("identity")) {
             Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase").textValue(), credentials))
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
                     : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity").textValue(), credentials), passphrase);
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
         } else {
             if (h.has("passphrase")) {
                 throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
             }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password").textValue(), credentials));
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
         }
         List<SshCommandSpec> commands = new ArrayList<>();
         JsonNode cs = h.get("commands");
@@ -221,13 +233,13 @@ public final class ConfigLoader {
             return new SshHost(
                     h.get("name").textValue(),
                     h.get("address").textValue(),
-                    h.path("port").asInt(22),
+                    h.path("port").asInt(ConfigDefaults.SSH_PORT),
                     h.get("user").textValue(),
                     auth,
                     Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
                     Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
-                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(30)),
-                    h.path("maxOutputBytes").asLong(1_048_576),
+                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
+                    h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
                     commands);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
@@ -268,24 +280,33 @@ public final class ConfigLoader {
         }
     }
 
-    private static CredentialRef credential(Path file, String at, String name, Map<CredentialRef, CredentialSource> credentials)
+    /**
+     * The one way a field that names a credential is read (the schema's {@code credentialName}):
+     * an operator may have typed the secret itself there, so no error about it shows its value.
+     */
+    private static CredentialRef credential(Path file, String at, JsonNode field, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
-        CredentialRef ref;
+        Optional<CredentialRef> ref = Optional.empty();
         try {
-            ref = new CredentialRef(name);
+            ref = Optional.of(new CredentialRef(field.textValue()));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
+            // Not even a credential name; CredentialRef's own message would quote it.
         }
-        if (!credentials.containsKey(ref)) {
-            throw new ConfigException(file, at, "the name of a credential defined under /credentials, got \"" + name + '"');
+        if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
+            throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME);
         }
-        return ref;
+        return ref.get();
     }
 
     private static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.textValue()));
         return out;
+    }
+
+    /** Whether a schema error is about a field that names a credential: its message might quote the value. */
+    private static boolean namesACredential(Error e) {
+        return String.valueOf(e.getSchemaLocation()).contains(CREDENTIAL_NAME_DEF);
     }
 
     private static Schema loadSchema() {

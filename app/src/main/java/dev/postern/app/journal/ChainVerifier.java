@@ -3,41 +3,46 @@ package dev.postern.app.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
+import dev.postern.transport.StrictUtf8;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Checks the hash chains of a journal directory (DESIGN §6): in each file every row is one strict
- * JSON object ending in a line feed, {@code seq} counts 1, 2, 3…, and {@code prev} is the SHA-256
- * of the previous row's exact bytes (64 zeros for the first). Streams each file, holding two rows
- * at a time. A chain cannot show that rows were cut from its end or that its last row changed; the
- * head hash it reports is what an operator keeps elsewhere to catch that. Stateless; thread-safe.
+ * Checks the hash chains of a journal directory (DESIGN §6): each journal is its rotated segments
+ * ({@code NAME.000001.jsonl}…) and then {@code NAME.jsonl}, one chain running across them; every row
+ * is one strict JSON object ending in a line feed, {@code seq} counts 1, 2, 3… across the files, and
+ * {@code prev} is the SHA-256 of the previous row's exact bytes (64 zeros for the very first). Also
+ * lists intent rows that no outcome row names (interrupted actions, which are not tampering). Streams
+ * each file, holding two rows at a time. A chain cannot show that rows were cut from its end or that
+ * its last row changed; the head hash it reports is what an operator keeps elsewhere to catch that.
+ * Stateless; thread-safe.
  */
 public final class ChainVerifier {
-    /** The longest row the verifier reads; the journal writes rows far shorter. */
-    public static final int MAX_ROW_BYTES = 1 << 20;
+    /** The longest row the verifier reads: the same limit the journal writes under. */
+    public static final int MAX_ROW_BYTES = JournalFiles.MAX_ROW_BYTES;
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final StrictJson JSON = new StrictJson(MAX_ROW_BYTES);
 
     private ChainVerifier() {
     }
 
-    /** Where a chain first fails: a 1-based row number (0 for the file as a whole) and why, as a sentence naming the row. */
-    public record Break(long row, String reason) {
+    /** Where a chain first fails: the file, a 1-based row number in it (0 for the file as a whole) and why, as a sentence naming the row. */
+    public record Break(String file, long row, String reason) {
         public Break {
+            Objects.requireNonNull(file, "file");
             if (row < 0) {
                 throw new IllegalArgumentException("row must not be negative");
             }
@@ -45,12 +50,25 @@ public final class ChainVerifier {
         }
     }
 
-    /** One file's verdict: how many rows it has, the hash of its last row, and its first break if any. */
-    public record FileResult(String file, long rows, String headSha256, Optional<Break> broken) {
+    /** An intent row no outcome row names: the action was interrupted (e.g. kill -9) or is still running. */
+    public record Interrupted(String file, long row, long seq) {
+        public Interrupted {
+            Objects.requireNonNull(file, "file");
+        }
+    }
+
+    /**
+     * One journal's verdict: its name ({@code actions.jsonl}), the files its chain runs through, how many
+     * rows, the hash of its last row, its first break if any, and its interrupted actions.
+     */
+    public record FileResult(String file, List<String> files, long rows, String headSha256, Optional<Break> broken,
+                             List<Interrupted> interrupted) {
         public FileResult {
             Objects.requireNonNull(file, "file");
+            files = List.copyOf(files);
             Objects.requireNonNull(headSha256, "headSha256");
             Objects.requireNonNull(broken, "broken");
+            interrupted = List.copyOf(interrupted);
         }
 
         public boolean intact() {
@@ -58,7 +76,7 @@ public final class ChainVerifier {
         }
     }
 
-    /** Both files' verdicts, decisions first. */
+    /** Both journals' verdicts, decisions first. */
     public record Result(Path directory, List<FileResult> files) {
         public Result {
             Objects.requireNonNull(directory, "directory");
@@ -68,68 +86,143 @@ public final class ChainVerifier {
         public boolean intact() {
             return files.stream().allMatch(FileResult::intact);
         }
+
+        /** True when the directory holds no file of either journal: nothing to verify here. */
+        public boolean noJournal() {
+            return files.stream().allMatch(f -> f.files().isEmpty());
+        }
     }
 
     public static Result verify(Path directory) {
         return new Result(directory, List.of(
-                verifyFile(directory.resolve(FileAuditJournal.DECISIONS)),
-                verifyFile(directory.resolve(FileAuditJournal.ACTIONS))));
+                verifyJournal(new JournalFiles(directory, FileAuditJournal.DECISIONS_NAME)),
+                verifyJournal(new JournalFiles(directory, FileAuditJournal.ACTIONS_NAME))));
     }
 
-    static FileResult verifyFile(Path file) {
-        String name = file.getFileName().toString();
-        if (!Files.isRegularFile(file)) {
-            return new FileResult(name, 0, HashChain.GENESIS, Optional.of(new Break(0, "the file is missing or not a regular file")));
+    /**
+     * Verifies one journal's chain. A gateway may rotate the file while this reads it; a break seen
+     * while the list of files changed under it is checked once more before it is reported.
+     */
+    static FileResult verifyJournal(JournalFiles journal) {
+        List<Path> before = segmentsOrEmpty(journal);
+        FileResult first = verifyOnce(journal);
+        if (first.intact() || before.equals(segmentsOrEmpty(journal))) {
+            return first;
         }
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 64 * 1024)) {
-            RowReader rows = new RowReader(in);
-            String expectedPrev = HashChain.GENESIS;
-            long n = 0;
-            Row current = rows.next();
-            while (current != null) {
-                n++;
-                Row next = rows.next();
-                Optional<Break> broken = check(n, current, expectedPrev, next);
-                if (broken.isPresent()) {
-                    return new FileResult(name, n, expectedPrev, broken);
-                }
-                expectedPrev = HashChain.sha256(current.bytes());
-                current = next;
-            }
-            return new FileResult(name, n, expectedPrev, Optional.empty());
+        return verifyOnce(journal);
+    }
+
+    private static List<Path> segmentsOrEmpty(JournalFiles journal) {
+        try {
+            return journal.segments();
         } catch (IOException e) {
-            return new FileResult(name, 0, HashChain.GENESIS, Optional.of(new Break(0, "the file cannot be read: " + e.getMessage())));
+            return List.of();
         }
     }
 
-    private static Optional<Break> check(long n, Row row, String expectedPrev, Row next) {
+    private static FileResult verifyOnce(JournalFiles journal) {
+        String name = journal.active().getFileName().toString();
+        List<Path> chain;
+        try {
+            chain = journal.chain();
+        } catch (IOException e) {
+            return new FileResult(name, List.of(), 0, HashChain.GENESIS,
+                    Optional.of(new Break(name, 0, "the directory cannot be listed: " + e.getMessage())), List.of());
+        }
+        List<String> names = chain.stream().map(p -> p.getFileName().toString()).toList();
+        if (chain.isEmpty()) {
+            return new FileResult(name, names, 0, HashChain.GENESIS,
+                    Optional.of(new Break(name, 0, "the file is missing or not a regular file")), List.of());
+        }
+        String expectedPrev = HashChain.GENESIS;
+        long n = 0;
+        Map<Long, Interrupted> open = new LinkedHashMap<>();
+        for (int f = 0; f < chain.size(); f++) {
+            Path file = chain.get(f);
+            String fileName = names.get(f);
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                return new FileResult(name, names, n, expectedPrev,
+                        Optional.of(new Break(fileName, 0, "the file is not a regular file")), List.of());
+            }
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 64 * 1024)) {
+                RowReader rows = new RowReader(in);
+                long line = 0;
+                Row current = rows.next();
+                while (current != null) {
+                    n++;
+                    line++;
+                    Row next = rows.next();
+                    String before = line > 1 ? "row " + (line - 1) : f > 0 ? "the last row of " + names.get(f - 1) : null;
+                    Checked checked = check(line, n, current, expectedPrev, before, next);
+                    if (checked.broken().isPresent()) {
+                        return new FileResult(name, names, n, expectedPrev,
+                                Optional.of(new Break(fileName, checked.brokenRow(), checked.broken().get())), List.of());
+                    }
+                    track(open, checked.row(), fileName, line, n);
+                    expectedPrev = HashChain.sha256(current.bytes());
+                    current = next;
+                }
+            } catch (IOException e) {
+                return new FileResult(name, names, n, expectedPrev,
+                        Optional.of(new Break(fileName, 0, "the file cannot be read: " + e.getMessage())), List.of());
+            }
+        }
+        return new FileResult(name, names, n, expectedPrev, Optional.empty(), List.copyOf(open.values()));
+    }
+
+    /** Remembers an intent row until an outcome row names its seq. */
+    private static void track(Map<Long, Interrupted> open, JsonNode row, String file, long line, long seq) {
+        String kind = row.path("kind").asText("");
+        if (kind.equals("intent")) {
+            open.put(seq, new Interrupted(file, line, seq));
+        } else if (kind.equals("outcome") && row.path("intent").canConvertToLong()) {
+            open.remove(row.path("intent").asLong());
+        }
+    }
+
+    /** A row parsed and checked: the node, or the row to blame and why. */
+    private record Checked(JsonNode row, long brokenRow, Optional<String> broken) {
+        static Checked ok(JsonNode row) {
+            return new Checked(row, 0, Optional.empty());
+        }
+
+        static Checked broken(long row, String why) {
+            return new Checked(null, row, Optional.of("row " + row + ' ' + why));
+        }
+    }
+
+    /**
+     * Checks row {@code line} of a file, the {@code n}th of the chain; {@code before} names the row
+     * before it (null for the chain's first) for a message that blames it.
+     */
+    private static Checked check(long line, long n, Row row, String expectedPrev, String before, Row next) {
         JsonNode node;
         try {
             node = object(row);
         } catch (RowError e) {
-            return broken(n, e.getMessage());
+            return Checked.broken(line, e.getMessage());
         }
         JsonNode seq = node.get("seq");
         if (seq == null || !seq.isIntegralNumber() || !seq.bigIntegerValue().equals(BigInteger.valueOf(n))) {
-            return broken(n, "has seq " + (seq == null ? "missing" : seq.toString()) + ", expected " + n
+            return Checked.broken(line, "has seq " + (seq == null ? "missing" : seq.toString()) + ", expected " + n
                     + ": a row before it was removed, added or moved");
         }
         JsonNode prev = node.get("prev");
         if (prev == null || !prev.isTextual() || !SHA256.matcher(prev.textValue()).matches()) {
-            return broken(n, "has no prev hash of 64 lower-case hex digits");
+            return Checked.broken(line, "has no prev hash of 64 lower-case hex digits");
         }
         if (prev.textValue().equals(expectedPrev)) {
-            return Optional.empty();
+            return Checked.ok(node);
         }
-        if (n == 1) {
-            return broken(1, "has prev " + prev.textValue() + ", but a first row's prev is 64 zeros");
+        if (before == null) {
+            return Checked.broken(line, "has prev " + prev.textValue() + ", but a first row's prev is 64 zeros");
         }
-        if (next != null && recordsAsPrev(next, HashChain.sha256(row.bytes()))) {
+        if (line > 1 && next != null && recordsAsPrev(next, HashChain.sha256(row.bytes()))) {
             // This row and its successor agree, so it is the row before that no longer hashes to what this one recorded.
-            return broken(n - 1, "was changed after it was written: its SHA-256 is " + expectedPrev
-                    + ", but row " + n + " recorded " + prev.textValue());
+            return Checked.broken(line - 1, "was changed after it was written: its SHA-256 is " + expectedPrev
+                    + ", but row " + line + " recorded " + prev.textValue());
         }
-        return broken(n, "has prev " + prev.textValue() + ", but row " + (n - 1) + " hashes to " + expectedPrev
+        return Checked.broken(line, "has prev " + prev.textValue() + ", but " + before + " hashes to " + expectedPrev
                 + ": this row or the one before it was changed");
     }
 
@@ -171,12 +264,7 @@ public final class ChainVerifier {
     }
 
     private static String decode(byte[] bytes) throws CharacterCodingException {
-        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-    }
-
-    private static Optional<Break> broken(long row, String why) {
-        return Optional.of(new Break(row, "row " + row + ' ' + why));
+        return StrictUtf8.decode(bytes);
     }
 
     /** Why a row is not a journal row; carries no stack trace. */

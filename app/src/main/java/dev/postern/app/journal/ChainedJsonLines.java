@@ -3,127 +3,468 @@ package dev.postern.app.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One append-only JSON Lines file whose rows carry {@code seq} and {@code prev}, the SHA-256 of
- * the previous row's bytes. Reopening an existing file continues its chain from its last row; a
- * path that is not a regular file, or a file cut off mid-row, is refused. Thread-safe.
+ * One chained journal ({@code NAME.jsonl} and its rotated segments {@code NAME.000001.jsonl}…) whose
+ * rows carry {@code seq} and {@code prev}, the SHA-256 of the previous row's bytes; the chain runs
+ * on across segments. Any number of processes may append to one directory: every batch is written
+ * under an exclusive OS lock on the directory's {@code journal.lock}, after re-reading the chain head if another
+ * process wrote since. One writer thread per file does all file I/O (so an interrupted caller can
+ * never close the channel) and commits whatever rows are queued together, with one force for all of
+ * them (group commit). A failed write is cut back to the last good offset; if that fails too, the
+ * file stops accepting rows until restart. Thread-safe.
  */
 final class ChainedJsonLines implements AutoCloseable {
-    /** Rows are small (fingerprints, ids, short previews); a longer last row means the file is not a journal. */
-    static final int MAX_ROW_BYTES = 64 * 1024;
+    /** The longest row written, read back as a chain head, or verified: one limit everywhere. */
+    static final int MAX_ROW_BYTES = JournalFiles.MAX_ROW_BYTES;
 
-    private final Path path;
-    private final FileChannel channel;
+    private final JournalFiles files;
     private final JsonMapper mapper;
     private final Clock clock;
+    private final long rotateBytes;
+    private final JournalLock lock;
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final Thread writer;
+    private final AtomicLong forces = new AtomicLong();
+    private volatile long forcedThrough;
+    private volatile String stopped;
+    private boolean closing;
+
+    // Touched only under the locks (by the writer thread, or by the constructor before it starts).
+    private FileChannel channel;
+    private FileChannel reader;
+    private Object fileKey;
+    private long knownSize;
     private long seq;
     private String prev;
+    private Optional<ObjectNode> repair = Optional.empty();
 
-    ChainedJsonLines(Path path, JsonMapper mapper, Clock clock) throws IOException {
-        this.path = path;
-        this.mapper = mapper;
-        this.clock = clock;
-        long lastSeq = 0;
-        String lastHash = HashChain.GENESIS;
-        if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-            if (!Files.isRegularFile(path)) {
-                throw new IOException(path + " is not a regular file");
-            }
-            Optional<byte[]> last = lastRow(path);
-            if (last.isPresent()) {
-                JsonNode row;
-                try {
-                    row = mapper.readTree(last.get());
-                } catch (IOException e) {
-                    throw new IOException(path + ": the last row is not JSON; run 'postern audit verify' on this directory", e);
-                }
-                lastSeq = row.path("seq").asLong();
-                lastHash = HashChain.sha256(last.get());
-            }
-        }
-        this.seq = lastSeq;
-        this.prev = lastHash;
-        this.channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    /** A row waiting for the writer, and how its append ends: its seq, or the failure. */
+    private record Pending(ObjectNode fields, boolean durable, CompletableFuture<Long> done) {
     }
 
     /**
-     * The file's last row, read from the end (a long journal is not read whole). A file that does not
-     * end with a line end was cut off mid-row; appending would fuse two rows, so it is refused.
+     * Opens {@code files}, checking the chain head under the lock: a torn last row (a crash mid-write)
+     * is cut off and the repair journaled; a last row that is not a journal row, or does not chain to
+     * the row before it, is refused with the file and row named.
      */
-    static Optional<byte[]> lastRow(Path path) throws IOException {
-        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = in.size();
-            if (size == 0) {
-                return Optional.empty();
-            }
-            long end = size - 1;
-            if (readByte(in, end) != '\n') {
-                throw new IOException(path + " ends with an incomplete row; run 'postern audit verify' on this directory");
-            }
-            long start = end;
-            while (start > 0 && readByte(in, start - 1) != '\n') {
-                start--;
-                if (end - start > MAX_ROW_BYTES) {
-                    throw new IOException(path + ": the last row is longer than " + MAX_ROW_BYTES + " bytes");
-                }
-            }
-            ByteBuffer row = ByteBuffer.allocate((int) (end - start));
-            while (row.hasRemaining() && in.read(row, start + row.position()) >= 0) {
-                // read until the row is complete
-            }
-            return Optional.of(row.array());
+    ChainedJsonLines(JournalFiles files, JsonMapper mapper, Clock clock, long rotateBytes) throws IOException {
+        if (rotateBytes < 1) {
+            throw new IllegalArgumentException("rotateBytes must be positive");
         }
+        this.files = Objects.requireNonNull(files, "files");
+        this.mapper = mapper;
+        this.clock = clock;
+        this.rotateBytes = rotateBytes;
+        Path active = files.active();
+        if (Files.exists(active, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(active)) {
+            throw new IOException(active + " is not a regular file");
+        }
+        this.lock = JournalLock.open(files.lock());
+        try (JournalLock.Held held = lock.acquire()) {
+            knownSize = -1;
+            syncHead();
+            if (repair.isPresent()) {
+                commitLocked(List.of());
+            }
+        } catch (IOException | RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
+        this.writer = new Thread(this::writeLoop, "postern-journal-" + files.name());
+        writer.setDaemon(true);
+        writer.start();
     }
 
-    private static int readByte(FileChannel in, long position) throws IOException {
-        ByteBuffer one = ByteBuffer.allocate(1);
-        if (in.read(one, position) != 1) {
-            throw new IOException("short read at byte " + position);
+    /**
+     * Appends a row built from {@code fields} and returns its seq; with {@code durable}, returns only
+     * after the row is forced to disk. Waits for the writer uninterruptibly (an interrupt is kept).
+     */
+    long append(ObjectNode fields, boolean durable) throws IOException {
+        Pending p = new Pending(fields, durable, new CompletableFuture<>());
+        synchronized (queue) {
+            if (closing) {
+                throw new IOException("the journal is closed");
+            }
+            queue.add(p);
+            queue.notifyAll();
         }
-        return one.get(0);
-    }
-
-    /** Appends a row built from {@code fields}; with {@code durable}, forces it to disk before returning. */
-    synchronized long append(ObjectNode fields, boolean durable) throws IOException {
-        ObjectNode row = mapper.createObjectNode();
-        long next = seq + 1;
-        row.put("seq", next);
-        row.put("time", clock.instant().toString());
-        row.setAll(fields);
-        row.put("prev", prev);
-        String line = mapper.writeValueAsString(row);
-        ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-        while (buf.hasRemaining()) {
-            channel.write(buf);
+        try {
+            return p.done().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw new IOException(io.getMessage(), io);
+            }
+            throw e;
         }
-        if (durable) {
-            channel.force(false);
-        }
-        seq = next;
-        prev = HashChain.sha256(line);
-        return next;
     }
 
     Path path() {
-        return path;
+        return files.active();
     }
 
-    @Override
-    public synchronized void close() throws IOException {
-        if (channel.isOpen()) {
+    /** How many times this file was forced to disk (a test and benchmark seam). */
+    long forces() {
+        return forces.get();
+    }
+
+    /** The highest seq known to be on disk: every durable append returns only once this reaches its seq. */
+    long forcedThrough() {
+        return forcedThrough;
+    }
+
+    private void writeLoop() {
+        while (true) {
+            List<Pending> batch;
+            synchronized (queue) {
+                while (queue.isEmpty() && !closing) {
+                    try {
+                        queue.wait();
+                    } catch (InterruptedException e) {
+                        // Nothing interrupts this thread on purpose; it stops only when closed and drained.
+                    }
+                }
+                if (queue.isEmpty()) {
+                    return;
+                }
+                batch = new ArrayList<>(queue);
+                queue.clear();
+            }
+            try {
+                commit(batch);
+            } catch (Throwable t) {
+                // An Error here (say, out of memory) must not leave callers waiting for ever, nor let rows go on after it.
+                stopped = files.active() + ": the journal writer failed (" + t + "); the journal accepts no more rows until Postern is restarted";
+                fail(batch, new IOException(stopped, t));
+            }
+        }
+    }
+
+    private void commit(List<Pending> batch) {
+        String why = stopped;
+        if (why != null) {
+            fail(batch, new IOException(why));
+            return;
+        }
+        try (JournalLock.Held held = lock.acquire()) {
+            syncHead();
+            commitLocked(batch);
+        } catch (IOException | RuntimeException e) {
+            fail(batch, e instanceof IOException io ? io : new IOException(e.toString(), e));
+        }
+    }
+
+    /**
+     * Writes {@code batch} (after a pending repair row) in one write and, if any row is durable, one
+     * force. On failure the file is cut back to where the batch began and every row in it fails.
+     */
+    private void commitLocked(List<Pending> batch) throws IOException {
+        rotateIfFull();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        long nextSeq = seq;
+        String nextPrev = prev;
+        boolean force = repair.isPresent();
+        List<Pending> written = new ArrayList<>(batch.size());
+        List<Long> seqs = new ArrayList<>(batch.size());
+        List<ObjectNode> rows = new ArrayList<>(batch.size() + 1);
+        repair.ifPresent(rows::add);
+        rows.addAll(batch.stream().map(Pending::fields).toList());
+        for (int i = 0; i < rows.size(); i++) {
+            Pending p = repair.isPresent() ? (i == 0 ? null : batch.get(i - 1)) : batch.get(i);
+            ObjectNode row = mapper.createObjectNode();
+            row.put("seq", nextSeq + 1);
+            row.put("time", clock.instant().toString());
+            row.setAll(rows.get(i));
+            row.put("prev", nextPrev);
+            byte[] line = mapper.writeValueAsBytes(row);
+            if (line.length > MAX_ROW_BYTES) {
+                if (p != null) {
+                    p.done().completeExceptionally(new IOException("a row of " + line.length + " bytes is longer than the journal's limit of "
+                            + MAX_ROW_BYTES));
+                }
+                continue;
+            }
+            nextSeq++;
+            nextPrev = HashChain.sha256(line);
+            bytes.write(line);
+            bytes.write('\n');
+            if (p != null) {
+                written.add(p);
+                seqs.add(nextSeq);
+                force |= p.durable();
+            }
+        }
+        if (bytes.size() == 0) {
+            return;
+        }
+        long start = knownSize;
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(bytes.toByteArray());
+            while (buf.hasRemaining()) {
+                channel.write(buf);
+            }
+            if (force) {
+                channel.force(false);
+                forces.incrementAndGet();
+            }
+        } catch (IOException e) {
+            cutBack(start, e);
+            throw stopped == null ? e : new IOException(stopped, e);
+        }
+        knownSize = start + bytes.size();
+        seq = nextSeq;
+        prev = nextPrev;
+        repair = Optional.empty();
+        if (force) {
+            forcedThrough = nextSeq;
+        }
+        for (int i = 0; i < written.size(); i++) {
+            written.get(i).done().complete(seqs.get(i));
+        }
+    }
+
+    /** Cuts the file back to {@code offset} after a failed write; if even that fails, stops the file for good. */
+    private void cutBack(long offset, IOException cause) {
+        try {
+            channel.truncate(offset);
             channel.force(false);
-            channel.close();
+        } catch (IOException | RuntimeException e) {
+            stopped = files.active() + ": a failed write (" + cause.getMessage() + ") could not be cut back to byte " + offset
+                    + " (" + e.getMessage() + "); the journal accepts no more rows until Postern is restarted";
+        }
+    }
+
+    /**
+     * Under the lock: follows a rotation by another process, and re-reads the chain head if the file
+     * changed since this process last wrote it (its size is remembered after every write).
+     */
+    private void syncHead() throws IOException {
+        Path active = files.active();
+        Object key = currentKey(active);
+        if (channel == null || key == null || !key.equals(fileKey)) {
+            closeFile();
+            openFile();
+            knownSize = -1;
+        }
+        long size = channel.size();
+        if (size == knownSize) {
+            return;
+        }
+        Tail tail = Tail.read(reader, size, MAX_ROW_BYTES);
+        if (tail.tornBytes().length > 0) {
+            long keep = size - tail.tornBytes().length;
+            channel.truncate(keep);
+            channel.force(false);
+            ObjectNode row = mapper.createObjectNode();
+            row.put("kind", "repair");
+            row.put("removedBytes", tail.tornBytes().length);
+            row.put("removedSha256", HashChain.sha256(tail.tornBytes()));
+            row.put("reason", "a row cut off mid-write (a crash) was removed from the end of " + files.active().getFileName());
+            repair = Optional.of(row);
+            size = keep;
+        }
+        if (tail.last().isPresent()) {
+            JournalFiles.Head head = head(active, tail);
+            seq = head.seq();
+            prev = head.hash();
+        } else {
+            JournalFiles.Head head = files.headOfSegments(mapper);
+            seq = head.seq();
+            prev = head.hash();
+        }
+        knownSize = size;
+    }
+
+    private JournalFiles.Head head(Path file, Tail tail) throws IOException {
+        byte[] last = tail.last().get();
+        JsonNode row;
+        try {
+            row = mapper.readTree(last);
+        } catch (IOException e) {
+            throw new IOException(file + ": the last row is not JSON; run 'postern audit verify' on this directory");
+        }
+        JsonNode s = row == null ? null : row.get("seq");
+        JsonNode p = row == null ? null : row.get("prev");
+        if (s == null || !s.canConvertToLong() || p == null || !p.isTextual()) {
+            throw new IOException(file + ": the last row has no seq or prev; run 'postern audit verify' on this directory");
+        }
+        if (tail.beforeLast().isPresent() && !p.textValue().equals(HashChain.sha256(tail.beforeLast().get()))) {
+            throw new IOException(file + ": the row with seq " + s.asLong() + " does not chain to the row before it "
+                    + "(one of them was changed); run 'postern audit verify' on this directory");
+        }
+        return new JournalFiles.Head(s.asLong(), HashChain.sha256(last));
+    }
+
+    /** At {@code rotateBytes}, renames the file to the next segment and starts a new one; the chain runs on. */
+    private void rotateIfFull() throws IOException {
+        if (knownSize < rotateBytes || knownSize == 0) {
+            return;
+        }
+        channel.force(false);
+        closeFile();
+        files.rotate();
+        openFile();
+        knownSize = channel.size();
+    }
+
+    /** Opens the active file (creating it): an append-only channel to write, a second one to read its end. */
+    private void openFile() throws IOException {
+        Path active = files.active();
+        channel = FileChannel.open(active, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        reader = FileChannel.open(active, StandardOpenOption.READ);
+        fileKey = currentKey(active);
+    }
+
+    private void closeFile() throws IOException {
+        try {
+            if (channel != null) {
+                channel.close();
+            }
+        } finally {
+            channel = null;
+            if (reader != null) {
+                reader.close();
+                reader = null;
+            }
+        }
+    }
+
+    private static Object currentKey(Path file) throws IOException {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    private static void fail(List<Pending> batch, IOException e) {
+        for (Pending p : batch) {
+            p.done().completeExceptionally(e);
+        }
+    }
+
+    /** Stops taking rows, writes what is queued, and closes the file. */
+    @Override
+    public void close() throws IOException {
+        synchronized (queue) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+            queue.notifyAll();
+        }
+        boolean interrupted = false;
+        while (writer.isAlive()) {
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (channel != null && channel.isOpen()) {
+                channel.force(false);
+            }
+        } finally {
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            try {
+                closeFile();
+            } finally {
+                lock.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The end of a file: its last complete row, the row before it, and any bytes after the last line feed. */
+    record Tail(Optional<byte[]> last, Optional<byte[]> beforeLast, byte[] tornBytes) {
+        /**
+         * Reads backwards from {@code size} in blocks until it has found three line feeds or the file's
+         * start; any of the three pieces longer than {@code maxRow} means the file is not a journal.
+         */
+        static Tail read(FileChannel in, long size, int maxRow) throws IOException {
+            List<Long> feeds = new ArrayList<>(3);
+            long pos = size;
+            byte[] block = new byte[8192];
+            while (pos > 0 && feeds.size() < 3) {
+                int n = (int) Math.min(block.length, pos);
+                pos -= n;
+                ByteBuffer buf = ByteBuffer.wrap(block, 0, n);
+                while (buf.hasRemaining()) {
+                    if (in.read(buf, pos + buf.position()) < 0) {
+                        throw new IOException("short read at byte " + (pos + buf.position()));
+                    }
+                }
+                for (int i = n - 1; i >= 0 && feeds.size() < 3; i--) {
+                    if (block[i] == '\n') {
+                        feeds.add(pos + i);
+                    }
+                }
+                long lowest = feeds.isEmpty() ? size : feeds.get(feeds.size() - 1);
+                if (feeds.size() < 3 && lowest - pos > maxRow + 1L) {
+                    throw new IOException("a row near the end is longer than " + maxRow + " bytes; this is not a journal file");
+                }
+            }
+            byte[] torn = readRange(in, feeds.isEmpty() ? 0 : feeds.get(0) + 1, size, maxRow);
+            Optional<byte[]> last = Optional.empty();
+            Optional<byte[]> before = Optional.empty();
+            if (!feeds.isEmpty()) {
+                last = Optional.of(readRange(in, feeds.size() > 1 ? feeds.get(1) + 1 : 0, feeds.get(0), maxRow));
+                if (feeds.size() > 1) {
+                    before = Optional.of(readRange(in, feeds.size() > 2 ? feeds.get(2) + 1 : 0, feeds.get(1), maxRow));
+                }
+            }
+            return new Tail(last, before, torn);
+        }
+
+        private static byte[] readRange(FileChannel in, long from, long to, int maxRow) throws IOException {
+            if (to - from > maxRow) {
+                throw new IOException("a row near the end is longer than " + maxRow + " bytes; this is not a journal file");
+            }
+            return readRange(in, from, to);
+        }
+
+        private static byte[] readRange(FileChannel in, long from, long to) throws IOException {
+            if (to - from > Integer.MAX_VALUE - 8) {
+                throw new IOException("a row near the end is too long; this is not a journal file");
+            }
+            ByteBuffer buf = ByteBuffer.allocate((int) (to - from));
+            while (buf.hasRemaining()) {
+                if (in.read(buf, from + buf.position()) < 0) {
+                    throw new IOException("short read at byte " + (from + buf.position()));
+                }
+            }
+            return buf.array();
         }
     }
 }

@@ -28,6 +28,8 @@ import java.time.Clock;
 public final class FileAuditJournal implements AuditJournal {
     public static final String DECISIONS = "decisions.jsonl";
     public static final String ACTIONS = "actions.jsonl";
+    static final String DECISIONS_NAME = "decisions";
+    static final String ACTIONS_NAME = "actions";
 
     private final ChainedJsonLines decisions;
     private final ChainedJsonLines actions;
@@ -41,18 +43,35 @@ public final class FileAuditJournal implements AuditJournal {
         this.diagnostics = diagnostics;
     }
 
-    /** Opens (creating if needed) both files in {@code directory}. */
+    /** The size at which a journal file is rotated unless the config says otherwise (DESIGN §4). */
+    public static final long DEFAULT_ROTATE_BYTES = 64L * 1024 * 1024;
+
+    /** Opens (creating if needed) both files in {@code directory}, rotating at the default size. */
     public static FileAuditJournal open(Path directory, PrintStream diagnostics) throws IOException {
+        return open(directory, DEFAULT_ROTATE_BYTES, diagnostics);
+    }
+
+    /**
+     * Opens (creating if needed) both journals in {@code directory}; each file is rotated once it holds
+     * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
+     */
+    public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics) throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
-        ChainedJsonLines d = new ChainedJsonLines(directory.resolve(DECISIONS), mapper, clock);
+        ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes);
         try {
-            return new FileAuditJournal(d, new ChainedJsonLines(directory.resolve(ACTIONS), mapper, clock), mapper, diagnostics);
-        } catch (IOException e) {
+            return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes),
+                    mapper, diagnostics);
+        } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
         }
+    }
+
+    /** How many times the actions file was forced to disk: concurrent intents share forces (for benchmarks). */
+    public long actionForces() {
+        return actions.forces();
     }
 
     @Override

@@ -1,9 +1,7 @@
 package dev.postern.app.journal;
 
+import dev.postern.transport.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** SHA-256 in lower-case hex, and the all-zero hash the first row of a chain points to. */
 public final class HashChain {
@@ -13,11 +11,7 @@ public final class HashChain {
     }
 
     public static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return Sha256.of(bytes);
     }
 
     public static String sha256(String line) {

@@ -27,10 +27,16 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The architecture invariants of DESIGN §2 and STYLE §10, one rule per field, in one place.
@@ -49,6 +55,8 @@ public final class ArchitectureRules {
     static final String EXECUTORS = "dev.postern.executor..";
     static final String APP = "dev.postern.app..";
     static final String TEST_FIXTURES = "dev.postern.fixtures..";
+    static final String DEMO = "dev.postern.demo..";
+    static final String BENCH = "dev.postern.bench..";
 
     static final String AUTHORIZED_ACTION = "dev.postern.policy.AuthorizedAction";
     static final String ACTION_EXECUTOR = "dev.postern.policy.port.ActionExecutor";
@@ -56,6 +64,8 @@ public final class ArchitectureRules {
     public static final String STDOUT_GUARD = "dev.postern.transport.StdoutGuard";
     /** The one class that hands a fresh permit to an executor (DESIGN §2). */
     public static final String DISPATCHER = "dev.postern.app.Dispatcher";
+
+    private static final Pattern TESTS_JAR = Pattern.compile(".*-tests\\.jar!/.*");
 
     /** Library classes that switch off a check Postern depends on: host keys, logins, TLS. */
     static final Set<String> TRUST_SHORTCUTS = Set.of(
@@ -148,9 +158,19 @@ public final class ArchitectureRules {
                     + " ports to a concrete executor")
             .allowEmptyShould(false);
 
-    // test-fixtures is exempt: it is test support by definition and never ships in the gateway.
+    public static final ArchRule AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS = classes()
+            .that().resideInAPackage(EXECUTORS).and().areTopLevelClasses().and().arePublic()
+            .should(beTheOnlyPublicClassOfTheirExecutorModule())
+            .because("an adapter is one class behind the port (its nested types included); everything else in"
+                    + " its module is its own business, so the composition root can reach nothing else")
+            .allowEmptyShould(false);
+
+    // Exempt, each for a reason: test-fixtures is test support by definition and never ships in the
+    // gateway; demo (DESIGN §2: it may depend on test-fixtures) runs the fixtures' loopback fakes as its
+    // servers and starts its gateway with their GatewayProcess; bench drives packaged gateways with that
+    // same GatewayProcess. Neither demo nor bench is in the gateway's jar, and nothing depends on them.
     public static final ArchRule MAIN_CODE_DEPENDS_ON_NO_TEST_CODE = noClasses()
-            .that().resideOutsideOfPackage(TEST_FIXTURES)
+            .that().resideOutsideOfPackages(TEST_FIXTURES, DEMO, BENCH)
             .should().dependOnClassesThat().resideInAnyPackage(TEST_FIXTURES, "org.junit..")
             .because("recording executors, fake servers and JUnit must never be reachable from the gateway")
             .allowEmptyShould(false);
@@ -166,7 +186,38 @@ public final class ArchitectureRules {
     public static JavaClasses productionClasses() {
         return new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // app's tests as a jar (the demo module runs these rules from it): test classes too.
+                .withImportOption(location -> !location.matches(TESTS_JAR))
                 .importPackages("dev.postern");
+    }
+
+    /**
+     * Holds when each executor module ({@code dev.postern.executor.NAME} and below) has one public
+     * top-level class; every public class of a module with more is a violation.
+     */
+    static ArchCondition<JavaClass> beTheOnlyPublicClassOfTheirExecutorModule() {
+        return new ArchCondition<>("be the only public class of their executor module") {
+            private final Map<String, List<JavaClass>> byModule = new TreeMap<>();
+
+            @Override
+            public void init(Collection<JavaClass> all) {
+                byModule.clear();
+            }
+
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                String[] parts = javaClass.getPackageName().split("\\.");
+                String module = String.join(".", Arrays.copyOf(parts, Math.min(parts.length, 4)));
+                byModule.computeIfAbsent(module, m -> new ArrayList<>()).add(javaClass);
+            }
+
+            @Override
+            public void finish(ConditionEvents events) {
+                byModule.forEach((module, publicClasses) -> publicClasses.forEach(c -> events.add(new SimpleConditionEvent(c,
+                        publicClasses.size() == 1, c.getName() + " is one of " + publicClasses.size() + " public classes of "
+                                + module + ": " + publicClasses.stream().map(JavaClass::getSimpleName).sorted().toList()))));
+            }
+        };
     }
 
     /** Every rule field of this class by field name, in declaration order. */

@@ -27,6 +27,8 @@ import dev.postern.archfixtures.trust.AcceptsAnyServerKey;
 import dev.postern.archfixtures.trust.SkipsHostnameCheck;
 import dev.postern.archfixtures.trust.TrustsAnyCertificate;
 import dev.postern.archfixtures.trust.TrustsSelfSignedCertificates;
+import dev.postern.bench.archfixtures.BenchUsingTestFixtures;
+import dev.postern.demo.archfixtures.DemoUsingTestFixtures;
 import dev.postern.executor.http.archfixtures.HttpExecutor;
 import dev.postern.executor.http.archfixtures.HttpExecutorCallingSsh;
 import dev.postern.executor.http.archfixtures.HttpExecutorReadingJson;
@@ -173,11 +175,16 @@ class ArchitectureRulesSelfTest {
                                 HttpExecutor.class, ToolBinder.class),
                         names(ProtocolCallingExecutor.class, FixtureUsingRealExecutor.class),
                         () -> classes(Wiring.class, HttpExecutor.class, SshExecutor.class, ToolBinder.class)),
+                new Case(ArchitectureRules.AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS,
+                        () -> classes(HttpExecutor.class, HttpExecutorCallingSsh.class, SshExecutor.class),
+                        names(HttpExecutor.class, HttpExecutorCallingSsh.class),
+                        () -> classes(HttpExecutor.class, SshExecutor.class)),
                 new Case(ArchitectureRules.MAIN_CODE_DEPENDS_ON_NO_TEST_CODE,
                         () -> classes(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class,
-                                FixtureAssertions.class, Wiring.class),
+                                FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class),
                         names(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class),
-                        () -> classes(FixtureAssertions.class, Wiring.class)));
+                        () -> classes(FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class,
+                                BenchUsingTestFixtures.class)));
     }
 
     @ParameterizedTest(name = "{0}")

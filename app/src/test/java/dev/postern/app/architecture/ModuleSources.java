@@ -1,59 +1,38 @@
 package dev.postern.app.architecture;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import java.util.Map;
 
 /**
- * Which of Postern's modules have no main sources yet in this checkout, found by walking up from the
- * working directory to the reactor root. Outside a checkout it finds none missing, so every rule is
- * enforced in full. Stateless; reads the file system on each call.
+ * Postern's modules with main code, each by its root package, so a test can prove the rules saw every
+ * one of them: a module whose classes are missing from the import fails, it is never skipped. App's
+ * tests cannot see the modules built after it; the demo module checks the whole reactor
+ * ({@code ReactorArchitectureTest} there). Stateless.
  */
 final class ModuleSources {
 
-    static final List<String> MODULES =
-            List.of("policy", "transport", "protocol", "executor-http", "executor-ssh", "test-fixtures", "app");
+    /** Every module with main code, in reactor order, by root package. */
+    static final Map<String, String> MODULES = modules();
+
+    /** The modules app's own test run cannot see (demo depends on app; bench is built after it). */
+    static final List<String> CHECKED_FROM_DEMO = List.of("bench", "demo");
 
     private ModuleSources() {
     }
 
-    /** Modules whose {@code src/main/java} holds no class other than package-info. */
-    static List<String> modulesWithoutSources() {
-        Optional<Path> root = reactorRoot();
-        if (root.isEmpty()) {
-            return List.of();
-        }
-        return MODULES.stream()
-                .filter(module -> !hasJavaSources(root.get().resolve(module).resolve("src/main/java")))
-                .collect(Collectors.toUnmodifiableList());
-    }
-
-    private static Optional<Path> reactorRoot() {
-        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("pom.xml")) && Files.isRegularFile(dir.resolve("policy/pom.xml"))
-                    && Files.isRegularFile(dir.resolve("app/pom.xml"))) {
-                return Optional.of(dir);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static boolean hasJavaSources(Path sourceRoot) {
-        if (!Files.isDirectory(sourceRoot)) {
-            return false;
-        }
-        try (Stream<Path> files = Files.walk(sourceRoot)) {
-            return files.map(path -> path.getFileName().toString())
-                    .anyMatch(name -> name.endsWith(".java") && !name.equals("package-info.java")
-                            && !name.equals("module-info.java"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static Map<String, String> modules() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("policy", "dev.postern.policy");
+        m.put("transport", "dev.postern.transport");
+        m.put("protocol", "dev.postern.protocol");
+        m.put("executor-http", "dev.postern.executor.http");
+        m.put("executor-ssh", "dev.postern.executor.ssh");
+        m.put("test-fixtures", "dev.postern.fixtures");
+        m.put("app", "dev.postern.app");
+        m.put("bench", "dev.postern.bench");
+        m.put("demo", "dev.postern.demo");
+        return Collections.unmodifiableMap(m);
     }
 }

@@ -1,15 +1,18 @@
 package dev.postern.app.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What check-config says about a target's trust store and its oversize rule. */
+/** What check-config says about a target's trust store and its oversize rule, and what it refuses to describe. */
 class CheckConfigCommandTest {
     @TempDir
     Path dir;
@@ -38,5 +41,14 @@ class CheckConfigCommandTest {
 
         assertFalse(text.contains("trust store"), text);
         assertFalse(text.contains("refused"), text);
+    }
+
+    @Test
+    void aTargetListingAHeaderTheAgentCanNeverSetIsNotDescribedButRefusedAtItsPointer() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> describe(",\"headers\":[\"Accept\",\"Authorization\",\"Host\"]"));
+
+        assertEquals("/http/targets/0/headers/1", e.pointer(), e.getMessage());
+        assertTrue(e.getMessage().contains("Authorization is always set by Postern"), e.getMessage());
     }
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The config loader against DESIGN §4: a full config loads into the kernel's model, and every way a
@@ -180,6 +181,15 @@ class ConfigLoaderTest {
         assertTrue(config.policy().sshHosts().isEmpty());
         assertEquals(GatewayConfig.DEFAULT_MAX_FRAME_BYTES, config.maxFrameBytes());
         assertEquals(GatewayConfig.DEFAULT_MAX_IN_FLIGHT, config.maxInFlight());
+        assertEquals(64L * 1024 * 1024, config.journalRotateBytes());
+    }
+
+    @Test
+    void journalRotateBytesIsReadAndBoundedBelow() throws Exception {
+        GatewayConfig config = ConfigLoader.load(write(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 8192))));
+        assertEquals(8192, config.journalRotateBytes());
+        ConfigException small = refused(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 100)));
+        assertNames(small, dir.resolve("postern.json"), "/journal/rotateBytes", "4096");
     }
 
     static Stream<Arguments> unknownKeys() {
@@ -243,7 +253,71 @@ class ConfigLoaderTest {
     void aTargetNamingAnUndefinedCredentialIsRefused() throws Exception {
         ConfigException e = refused(edit(r -> ((ObjectNode) target(r).get("auth")).put("credential", "no-such-token")));
         assertNames(e, dir.resolve("postern.json"), "/http/targets/0/auth/credential", "credential defined under /credentials");
-        assertTrue(e.getMessage().contains("no-such-token"), e.getMessage());
+        assertTrue(e.getMessage().contains("value is not shown"), e.getMessage());
+    }
+
+    /** Values an operator might type where a credential's name belongs: a token, a passphrase, a PIN. */
+    static Stream<Arguments> secretsTypedAsCredentialNames() {
+        return Stream.of(
+                Arguments.of(new TextNodeValue("ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"), "ghp_A1b2"),
+                Arguments.of(new TextNodeValue("correct horse battery staple!"), "horse battery"),
+                Arguments.of(new NumberValue(48151623L), "48151623"));
+    }
+
+    /** A field value to put into the config: text (fails the loader's check) or a number (fails the schema's). */
+    sealed interface Value permits TextNodeValue, NumberValue {
+        void putInto(ObjectNode node, String field);
+    }
+
+    record TextNodeValue(String text) implements Value {
+        public void putInto(ObjectNode node, String field) {
+            node.put(field, text);
+        }
+    }
+
+    record NumberValue(long number) implements Value {
+        public void putInto(ObjectNode node, String field) {
+            node.put(field, number);
+        }
+    }
+
+    @Test
+    void aSecretPastedWithoutQuotesIsNotEchoedBySyntaxErrors() throws Exception {
+        for (String json : List.of(
+                "{ \"journal\": { \"directory\": \"j\" }, \"credentials\": {}, \"ssh\": { \"hosts\": [ { \"identity\": ghp_Z9y8X7w6secret } ] } }",
+                "{ \"journal\": { \"directory\": \"j\" }, \"ssh\": { \"hosts\": [ { \"password\": hunter2, } ] } }")) {
+            Path file = Files.writeString(dir.resolve("postern.json"), json);
+
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+
+            assertTrue(e.getMessage().contains("strict JSON") && e.getMessage().contains("not shown"), e.getMessage());
+            assertTrue(!e.getMessage().contains("ghp_Z9y8") && !e.getMessage().contains("hunter2"), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("secretsTypedAsCredentialNames")
+    void aSecretTypedWhereACredentialNameBelongsIsNeverEchoed(Value secret, String fragment) throws Exception {
+        Files.write(dir.resolve("ca.p12"), new byte[] {1});
+        Path file = dir.resolve("postern.json");
+        List<ConfigException> errors = List.of(
+                refused(edit(r -> secret.putInto((ObjectNode) target(r).get("auth"), "credential"))),
+                refused(edit(r -> secret.putInto(host(r), "identity"))),
+                refused(edit(r -> secret.putInto(host(r), "passphrase"))),
+                refused(edit(r -> {
+                    host(r).remove(List.of("identity", "passphrase"));
+                    secret.putInto(host(r), "password");
+                })),
+                refused(edit(r -> secret.putInto(target(r).putObject("trustStore").put("file", "ca.p12"), "password"))));
+        List<String> pointers = List.of("/http/targets/0/auth/credential", "/ssh/hosts/0/identity", "/ssh/hosts/0/passphrase",
+                "/ssh/hosts/0/password", "/http/targets/0/trustStore/password");
+
+        for (int i = 0; i < errors.size(); i++) {
+            ConfigException e = errors.get(i);
+            assertNames(e, file, pointers.get(i), "credential defined under /credentials");
+            assertTrue(e.getMessage().contains("value is not shown"), e.getMessage());
+            assertTrue(!e.getMessage().contains(fragment), "the message must not echo the would-be secret: " + e.getMessage());
+        }
     }
 
     @Test
@@ -459,5 +533,24 @@ class ConfigLoaderTest {
         // The schema's pattern catches it first, at the element's pointer.
         ConfigException e = refused(edit(r -> ((ArrayNode) target(r).get("methods")).add("get")));
         assertEquals("/http/targets/0/methods/2", e.pointer(), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Authorization", "Host", "Transfer-Encoding", "content-length", "Cookie", "X-Forwarded-For",
+        "Proxy-Connection", "TE", "Connection"})
+    void aHeaderTheAgentCanNeverSetIsRefusedAtItsPointer(String header) throws Exception {
+        Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Request-Id").add(header)));
+
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+
+        assertNames(e, file, "/http/targets/0/headers/2", header + " is always set by Postern");
+    }
+
+    @Test
+    void anOrdinaryHeaderNameThatOnlyResemblesAForbiddenOneLoads() throws Exception {
+        Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Host").add("Authorization-Hint")));
+
+        assertEquals(Set.of("accept", "x-host", "authorization-hint"),
+                ConfigLoader.load(file).policy().httpTargets().get(0).headers());
     }
 }

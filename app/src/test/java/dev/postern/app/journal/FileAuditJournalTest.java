@@ -186,13 +186,35 @@ class FileAuditJournalTest {
     }
 
     @Test
-    void aJournalCutOffMidRowIsRefusedRatherThanFusedWithTheNextRow() throws Exception {
+    void aRowCutOffMidWriteIsRemovedAtStartAndTheRepairIsJournaledRatherThanFusedWithTheNextRow() throws Exception {
         try (FileAuditJournal journal = open()) {
             journal.rejected(rejection(Stage.JSON, "PARSE_ERROR", Optional.empty()));
         }
         Files.writeString(dir.resolve(FileAuditJournal.DECISIONS), "{\"seq\":2,\"ti", java.nio.file.StandardOpenOption.APPEND);
+        try (FileAuditJournal journal = open()) {
+            journal.rejected(rejection(Stage.MCP, "UNKNOWN_TOOL", Optional.empty()));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        assertEquals(3, rows.size(), String.join("\n", rows));
+        assertChained(rows);
+        JsonNode repair = JSON.readTree(rows.get(1));
+        assertEquals("repair", repair.get("kind").textValue());
+        assertEquals(12, repair.get("removedBytes").asInt());
+        assertEquals(HashChain.sha256("{\"seq\":2,\"ti"), repair.get("removedSha256").textValue());
+        assertEquals("UNKNOWN_TOOL", JSON.readTree(rows.get(2)).get("reason").textValue());
+        assertTrue(ChainVerifier.verify(dir).intact());
+    }
+
+    @Test
+    void aLastRowThatNoLongerChainsToTheRowBeforeItStopsStartUpNamingTheFileAndRow() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.outcome(journal.intent(Permits.ssh("a"), FRAME), new ExecutionFailure(FailureCode.CANCELLED, "x"));
+        }
+        Path actions = dir.resolve(FileAuditJournal.ACTIONS);
+        Files.writeString(actions, Files.readString(actions).replaceFirst("\"rule\":\"", "\"rule\":\"x"));
         java.io.IOException e = assertThrows(java.io.IOException.class, this::open);
-        assertTrue(e.getMessage().contains(FileAuditJournal.DECISIONS) && e.getMessage().contains("incomplete row"), e.getMessage());
+        assertTrue(e.getMessage().contains(actions.toString()) && e.getMessage().contains("seq 2")
+                && e.getMessage().contains("does not chain to the row before it"), e.getMessage());
     }
 
     @Test

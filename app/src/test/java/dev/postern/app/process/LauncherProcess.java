@@ -1,5 +1,6 @@
 package dev.postern.app.process;
 
+import dev.postern.fixtures.GatewayProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,15 +8,17 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the packaged launcher {@code bin/postern} as a separate process, feeds it stdin bytes and
- * collects stdout and stderr separately, as raw bytes. Used only by process-level tests.
+ * Runs the packaged launcher {@code bin/postern} as a separate process (started by test-fixtures'
+ * {@link GatewayProcess}), feeds it stdin bytes and collects stdout and stderr separately, as raw
+ * bytes. Used only by process-level tests.
  */
 final class LauncherProcess {
     final List<String> command;
@@ -31,12 +34,7 @@ final class LauncherProcess {
     }
 
     static Path launcher() {
-        Path moduleDir = Path.of("").toAbsolutePath();
-        Path launcher = moduleDir.getParent().resolve("bin").resolve("postern");
-        if (!Files.isExecutable(launcher)) {
-            throw new AssertionError("the packaged launcher is missing: " + launcher);
-        }
-        return launcher;
+        return GatewayProcess.launcher();
     }
 
     /** The runnable jar the launcher starts, for tests that start it without the launcher. */
@@ -49,40 +47,31 @@ final class LauncherProcess {
     }
 
     static LauncherProcess run(List<String> args, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(launcher().toString());
-        command.addAll(args);
-        return exec(command, stdin, workingDir, env);
+        return exec(GatewayProcess.launcherCommand(args), stdin, workingDir, env);
     }
 
     /** Runs {@code command} as given (not through the launcher), feeding {@code stdin} and then end of input. */
     static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin);
-        } catch (IOException e) {
-            // The process may close stdin early (it ends the session on a protocol error); that is its right.
+        try (GatewayProcess p = GatewayProcess.start(command, workingDir, env, ProcessBuilder.Redirect.PIPE)) {
+            CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(p.stdout()));
+            CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(p.stderr()));
+            try (OutputStream in = p.stdin()) {
+                in.write(stdin);
+            } catch (IOException e) {
+                // The process may close stdin early (it ends the session on a protocol error); that is its right.
+            }
+            Optional<Integer> exit = p.awaitExit(Duration.ofSeconds(90));
+            if (exit.isEmpty()) {
+                throw new AssertionError("postern did not exit within 90 s: " + command + "\nstderr:\n"
+                        + new String(err.getNow(new byte[0]), StandardCharsets.UTF_8));
+            }
+            return new LauncherProcess(command, out.get(30, TimeUnit.SECONDS), err.get(30, TimeUnit.SECONDS), exit.get());
         }
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("postern did not exit within 90 s: " + command + "\nstderr:\n"
-                    + new String(err.getNow(new byte[0]), StandardCharsets.UTF_8));
-        }
-        return new LauncherProcess(command, out.get(30, TimeUnit.SECONDS), err.get(30, TimeUnit.SECONDS), p.exitValue());
     }
 
     /** Starts the launcher and leaves stdin open, for tests that talk to it step by step. */
     static Running start(List<String> args, Path workingDir, Map<String, String> env) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(launcher().toString());
-        command.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
-        pb.environment().putAll(env);
-        return new Running(command, pb.start());
+        return new Running(GatewayProcess.start(GatewayProcess.launcherCommand(args), workingDir, env, ProcessBuilder.Redirect.PIPE));
     }
 
     /**
@@ -91,18 +80,18 @@ final class LauncherProcess {
      */
     static final class Running implements AutoCloseable {
         final List<String> command;
-        private final Process process;
+        private final GatewayProcess process;
         private final OutputStream stdin;
         private final InputStream stdout;
         private final ByteArrayOutputStream stdoutSeen = new ByteArrayOutputStream();
         private final CompletableFuture<byte[]> stderr;
 
-        private Running(List<String> command, Process process) {
-            this.command = command;
+        private Running(GatewayProcess process) {
+            this.command = process.command();
             this.process = process;
-            this.stdin = process.getOutputStream();
-            this.stdout = process.getInputStream();
-            this.stderr = CompletableFuture.supplyAsync(() -> drain(process.getErrorStream()));
+            this.stdin = process.stdin();
+            this.stdout = process.stdout();
+            this.stderr = CompletableFuture.supplyAsync(() -> drain(process.stderr()));
         }
 
         void send(String line) throws IOException {
@@ -137,10 +126,8 @@ final class LauncherProcess {
 
         /** Waits up to {@code seconds} for the exit status; fails if the process is still running. */
         int waitFor(long seconds) throws InterruptedException {
-            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-                throw new AssertionError("postern did not exit within " + seconds + " s\n" + describe());
-            }
-            return process.exitValue();
+            return process.awaitExit(Duration.ofSeconds(seconds)).orElseThrow(
+                    () -> new AssertionError("postern did not exit within " + seconds + " s\n" + describe()));
         }
 
         /** Everything stdout carried: what was read line by line, then the rest up to its end. */
@@ -164,7 +151,7 @@ final class LauncherProcess {
 
         @Override
         public void close() {
-            process.destroyForcibly();
+            process.close();
         }
     }
 

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -17,7 +19,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What {@code mvn package} ships: the versioned runnable jar, its release checksum, and {@code postern --version}. */
+/**
+ * What {@code mvn package} ships: the versioned runnable jar (an SSH client, never an SSH server, and
+ * no demo or test fixture), its release checksum, and {@code postern --version}.
+ */
 class ReleasePackagingIT {
     private static final Pattern RELEASE_JAR = Pattern.compile("postern-(\\d[^/]*)\\.jar");
 
@@ -41,6 +46,25 @@ class ReleasePackagingIT {
 
         String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(jar)));
         assertEquals(expected + " *" + jar.getFileName(), Files.readString(checksum, StandardCharsets.US_ASCII).strip());
+    }
+
+    @Test
+    void runnableJarCarriesNoSshServerNoDemoAndNoTestFixtures() throws Exception {
+        List<String> entries;
+        try (JarFile jar = new JarFile(releaseJar().toFile())) {
+            entries = jar.stream().map(JarEntry::getName).collect(Collectors.toList());
+        }
+        assertTrue(entries.contains("org/apache/sshd/client/SshClient.class"), "the SSH client is shipped");
+        List<String> forbidden = entries.stream()
+                .filter(e -> e.startsWith("org/apache/sshd/server/SshServer")
+                        || e.startsWith("org/apache/sshd/server/session/ServerSessionImpl")
+                        || e.startsWith("org/apache/sshd/server/kex/")
+                        || e.matches("org/apache/sshd/server/auth/.*/AcceptAll.*")
+                        || e.startsWith("dev/postern/demo/")
+                        || e.startsWith("dev/postern/fixtures/")
+                        || e.startsWith("org/junit/"))
+                .collect(Collectors.toList());
+        assertEquals(List.of(), forbidden, "the gateway's jar ships no SSH server, demo or test code");
     }
 
     @Test

@@ -11,7 +11,6 @@ import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
-import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
@@ -29,6 +28,11 @@ import org.apache.hc.core5.util.TimeValue;
  * authentication exchanges, no proxy of any kind (HTTP or SOCKS, configured or from the system),
  * a bounded pool, bounded response heads, TLS with chain and host name verification, and every
  * address coming from the given resolver. Stateless.
+ *
+ * <p>Keep-alive: a connection returns to the pool only when its response ended exactly where it
+ * said ({@link ExactEndConnection}), and a pooled connection is reused only by calls to the target
+ * that opened it: the executor gives every call its target's name as the HttpClient user token,
+ * which keys pooled connections, so targets that share an origin never share a connection.
  */
 final class Clients {
     static final int MAX_CONNECTIONS = 32;
@@ -43,12 +47,10 @@ final class Clients {
         PoolingHttpClientConnectionManager pool = new DirectConnections()
                 .setDnsResolver(resolver)
                 .setTlsSocketStrategy(new DefaultClientTlsStrategy(tls))
-                .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
-                        .http1Config(Http1Config.custom()
-                                .setMaxLineLength(MAX_HEAD_LINE_BYTES)
-                                .setMaxHeaderCount(MAX_HEAD_FIELDS)
-                                .build())
-                        .build())
+                .setConnectionFactory(ExactEndConnection.factory(Http1Config.custom()
+                        .setMaxLineLength(MAX_HEAD_LINE_BYTES)
+                        .setMaxHeaderCount(MAX_HEAD_FIELDS)
+                        .build()))
                 .setMaxConnTotal(MAX_CONNECTIONS)
                 .setMaxConnPerRoute(MAX_CONNECTIONS_PER_ROUTE)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()

@@ -25,6 +25,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -59,7 +60,9 @@ import org.apache.hc.core5.util.Timeout;
  * masked. Thread-safe; one instance serves a whole session and holds two bounded connection pools
  * for targets that trust the JVM's default authorities (one for targets that may reach private
  * addresses, one for the rest, so no connection crosses), and one more pool per trust store a
- * target names, built on its first call and trusting only that store's certificates.
+ * target names, built on its first call and trusting only that store's certificates. Within a pool
+ * a connection is reused only by calls to the target that opened it, and only after a response
+ * that ended exactly at its declared end ({@link ExactEndConnection}).
  *
  * <p>Limit: the deadline aborts connecting, sending and reading, but not a system DNS lookup that
  * hangs; such a call returns when the lookup does.
@@ -217,7 +220,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
 
     private static Outcome exchange(CloseableHttpClient client, HttpUriRequestBase request, HttpTarget target,
                                     SecretMask mask) throws IOException {
-        ClassicHttpResponse response = client.executeOpen(null, request, HttpClientContext.create());
+        HttpClientContext context = HttpClientContext.create();
+        // Pooled connections are keyed by this token: only calls to the same target share one.
+        context.setUserToken(new PoolKey(target.name()));
+        ClassicHttpResponse response = client.executeOpen(null, request, context);
         boolean reusable = false;
         try {
             List<HeaderField> headers = headers(response, mask);
@@ -225,20 +231,24 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             boolean truncated = false;
             HttpEntity entity = response.getEntity();
             if (entity != null) {
-                long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY);
+                // One byte past the cap tells a cut body from a complete one; the mask's lookahead
+                // past it recognises a secret that straddles the cut, so it is masked whole.
+                int lookahead = Math.max(1, mask.lookahead());
+                long cap = Math.min(target.maxResponseBytes(), MAX_BODY_ARRAY - lookahead);
                 boolean refuse = target.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE;
                 if (refuse && entity.getContentLength() > cap) {
                     return tooLarge(target, response.getCode(), cap);
                 }
                 ByteArrayOutputStream read = new ByteArrayOutputStream((int) Math.min(cap, READ_CHUNK));
-                truncated = readCapped(entity, cap, read);
+                readCapped(entity, cap + lookahead, read);
+                truncated = read.size() > cap;
                 if (refuse && truncated) {
                     return tooLarge(target, response.getCode(), cap);
                 }
-                body = read.toByteArray();
+                body = truncated ? mask.maskCut(read.toByteArray(), (int) cap) : mask.mask(read.toByteArray(), false);
             }
             reusable = !truncated;
-            return new HttpResponseOutcome(target.name(), response.getCode(), headers, mask.mask(body, truncated), truncated);
+            return new HttpResponseOutcome(target.name(), response.getCode(), headers, body, truncated);
         } finally {
             if (!reusable) {
                 // Abort before closing: closing a half-read body would read the rest to reuse the connection.
@@ -259,28 +269,22 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 + " bytes and the target refuses oversize responses, so no body is returned");
     }
 
-    /** Reads at most {@code cap} bytes into {@code out}; true when the body had more. */
-    private static boolean readCapped(HttpEntity entity, long cap, ByteArrayOutputStream out) throws IOException {
+    /** Reads at most {@code limit} bytes into {@code out}, stopping early where the body ends. */
+    private static void readCapped(HttpEntity entity, long limit, ByteArrayOutputStream out) throws IOException {
         InputStream in = entity.getContent();
         if (in == null) {
-            return false;
+            return;
         }
         byte[] buffer = new byte[READ_CHUNK];
-        long remaining = cap;
+        long remaining = limit;
         while (remaining > 0) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
             if (n < 0) {
-                return false;
+                return;
             }
             out.write(buffer, 0, n);
             remaining -= n;
         }
-        long declared = entity.getContentLength();
-        if (declared > cap) {
-            return true;
-        }
-        // At the cap exactly: one more byte tells a complete body (end of stream) from a cut one.
-        return in.read() >= 0;
     }
 
     private static List<HeaderField> headers(ClassicHttpResponse response, SecretMask mask) {
@@ -354,6 +358,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
     }
 
+    /** The pool key of a target's connections (the HttpClient user token). */
+    private record PoolKey(String target) {
+    }
+
     /** What a trust-store client is shared by: the same trusted certificates and the same address rule. */
     private record TrustKey(TrustStore store, boolean allowPrivateAddresses) {
     }
@@ -386,7 +394,11 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
     }
 
-    /** The header that carries a target's credential, and the byte strings to mask for it. */
+    /**
+     * The header that carries a target's credential, and the byte strings to mask for it: the
+     * secret as stored, and for Basic also its Base64 and the password alone (the user name is not
+     * secret and is not masked). The token of a bearer or header credential is the secret itself.
+     */
     private record Injection(String name, String value, List<byte[]> maskForms) {
 
         static Injection of(HttpAuth auth, Secret secret) throws CredentialUnavailableException {
@@ -399,8 +411,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                             "credential " + credential + " must have the form user:password for basic auth");
                 }
                 String encoded = Base64.getEncoder().encodeToString(raw);
+                // The password alone is masked too: a target may echo just that part.
+                byte[] password = Arrays.copyOfRange(raw, colon + 1, raw.length);
                 return new Injection("Authorization", "Basic " + encoded,
-                        List.of(raw, encoded.getBytes(StandardCharsets.US_ASCII)));
+                        List.of(raw, encoded.getBytes(StandardCharsets.US_ASCII), password));
             }
             for (byte b : raw) {
                 if (b < 0x20 || b == 0x7f) {

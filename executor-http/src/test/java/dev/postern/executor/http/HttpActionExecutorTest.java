@@ -292,6 +292,37 @@ class HttpActionExecutorTest {
     }
 
     @Test
+    void echoedBasicPasswordAloneIsMasked() {
+        service.respond("/echo-password", request -> {
+            String basic = request.header("Authorization").orElse("Basic ").substring("Basic ".length());
+            String userAndPassword = new String(Base64.getDecoder().decode(basic), StandardCharsets.UTF_8);
+            String password = userAndPassword.substring(userAndPassword.indexOf(':') + 1);
+            return new Reply(200, Map.of("X-Password", password), ("password=" + password + ";").getBytes(StandardCharsets.UTF_8));
+        });
+        HttpTarget target = Permits.target(base(), Optional.of(auth("basic", HttpAuth.Scheme.BASIC)),
+                Permits.TIMEOUT, Permits.CAP, true);
+
+        HttpResponseOutcome r = response(executor.execute(Permits.get(target, "/echo-password"), NEVER));
+
+        assertEquals("password=****;", new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals("****", header(r, "X-Password").orElseThrow());
+        assertFalse(r.headers().toString().contains("pa55word"));
+    }
+
+    @Test
+    void aSecretStraddlingTheCapIsMaskedWholeAndTheRestOfTheCutBodyIsKept() {
+        echoAuthorization();
+        // "you sent: Bearer " is 17 bytes; the cap falls 3 bytes into the token.
+        HttpTarget target = Permits.target(base(), Optional.of(auth("api-token", HttpAuth.Scheme.BEARER)),
+                Permits.TIMEOUT, 20, true);
+
+        HttpResponseOutcome r = response(executor.execute(Permits.get(target, "/echo"), NEVER));
+
+        assertEquals("you sent: Bearer ****", new String(r.body(), StandardCharsets.UTF_8));
+        assertTrue(r.truncated());
+    }
+
+    @Test
     void targetWithoutPrivateAddressesIsRefusedLoopbackAndNothingIsSent() {
         service.respond("/hello", 200, Map.of(), new byte[0]);
         HttpTarget target = Permits.target(base(), Optional.empty(), Permits.TIMEOUT, Permits.CAP, false);

@@ -1,29 +1,64 @@
 package dev.postern.executor.ssh;
 
 import java.io.IOException;
-import org.apache.sshd.client.channel.ChannelExec;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.future.OpenFuture;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.SshConstants;
-import org.apache.sshd.common.util.buffer.Buffer;
 
 /**
  * The part of one execute() call that another thread touches: cancellation, fired from whichever
- * thread cancels, which signals the remote command and closes whatever the call has open (its
- * session too, so a cancelled session never returns to the pool). Once {@link #finish} succeeds,
- * cancellation does nothing: the session may then serve another call. Thread-safe.
+ * thread cancels, which asks the server to signal the remote command and then closes whatever the
+ * call has open (its session too, so a cancelled session never returns to the pool). Once
+ * {@link #finish} succeeds, cancellation does nothing: the session may then serve another call.
+ * Thread-safe.
  */
 final class Attempt {
+    /** How long a stop waits for the server's answer to the signal request before closing anyway. */
+    static final Duration SIGNAL_REPLY_WAIT = Duration.ofMillis(500);
+
+    /**
+     * What stopping a running command achieved, as far as the client can know. Without a PTY,
+     * closing the channel does not stop the remote command; only an accepted signal does.
+     */
+    enum Stopped {
+        SIGNALLED("the server accepted the request to signal it TERM (a command that ignores TERM may still run)"),
+        REFUSED("the server refused the request to signal it TERM (OpenSSH refuses it for root logins and forced"
+                + " commands), so it may still be running"),
+        UNANSWERED("the server did not answer the request to signal it TERM within " + SIGNAL_REPLY_WAIT.toMillis()
+                + " ms, so it may still be running"),
+        NOT_SENT("the request to signal it TERM could not be sent, so it may still be running"),
+        NOT_SIGNALLED("its channel never opened, so no signal was sent; if the server started it anyway it may still be running");
+
+        private final String what;
+
+        Stopped(String what) {
+            this.what = what;
+        }
+
+        /** The truth for a message: what the signal request got, and that the channel and session were closed. */
+        String describe() {
+            return what + "; its channel and session were then closed, which does not stop a command that has no terminal";
+        }
+    }
+
     private boolean cancelled;
     private boolean finished;
     private ConnectFuture connecting;
     private ClientSession session;
-    private ChannelExec channel;
+    private SignallingExec channel;
     private OpenFuture opening;
+    private CompletableFuture<Stopped> stopped;
 
     synchronized boolean cancelled() {
         return cancelled;
+    }
+
+    /** What the cancellation did to the running command; null if it came before there was a command to stop. */
+    synchronized CompletableFuture<Stopped> stopped() {
+        return stopped;
     }
 
     /**
@@ -67,24 +102,26 @@ final class Attempt {
      * Registers the exec channel before its open request is sent: the server may start the command
      * before {@code open()} even returns, and a cancellation in that window must still signal it.
      */
-    synchronized void channel(ChannelExec c) {
+    synchronized void channel(SignallingExec c) {
         channel = c;
         opening = null;
     }
 
     /** Registers the channel's open request once sent; stops the command now if cancellation came first. */
     void opening(OpenFuture open) {
-        boolean now;
-        ChannelExec c;
+        CompletableFuture<Stopped> result = null;
+        SignallingExec c;
         ClientSession s;
         synchronized (this) {
             opening = open;
-            now = cancelled;
             c = channel;
             s = session;
+            if (cancelled && stopped == null) {
+                result = stopped = pending();
+            }
         }
-        if (now) {
-            stop(c, open, s);
+        if (result != null) {
+            stop(c, open, s, result);
         }
     }
 
@@ -92,8 +129,9 @@ final class Attempt {
     void cancel() {
         ConnectFuture f;
         ClientSession s;
-        ChannelExec c;
+        SignallingExec c;
         OpenFuture o;
+        CompletableFuture<Stopped> result = null;
         synchronized (this) {
             if (cancelled || finished) {
                 return;
@@ -103,10 +141,13 @@ final class Attempt {
             s = session;
             c = channel;
             o = opening;
+            if (c != null && o != null) {
+                result = stopped = pending();
+            }
         }
         if (c != null) {
-            if (o != null) {
-                stop(c, o, s);
+            if (result != null) {
+                stop(c, o, s, result);
             }
             // else the open request is being sent right now, and opening() stops it.
         } else if (s != null) {
@@ -116,27 +157,40 @@ final class Attempt {
         }
     }
 
+    /** Stops a command the call itself gave up on (its deadline passed); see {@link #stop(SignallingExec, OpenFuture, ClientSession, CompletableFuture)}. */
+    static CompletableFuture<Stopped> stop(SignallingExec c, OpenFuture open, ClientSession s) {
+        CompletableFuture<Stopped> result = pending();
+        stop(c, open, s, result);
+        return result;
+    }
+
+    /** A stop result that settles as UNANSWERED if nothing settles it sooner. */
+    private static CompletableFuture<Stopped> pending() {
+        return new CompletableFuture<Stopped>()
+                .completeOnTimeout(Stopped.UNANSWERED, SIGNAL_REPLY_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /**
-     * Once the channel's open settles: if it opened, asks the remote side to TERM the command
-     * (RFC 4254 §6.9; servers without support ignore the request); then closes the channel and the
-     * session. Never blocks: it runs at once if the open has settled, else on the I/O thread when it does.
+     * Once the channel's open settles: if it opened, asks the server to signal the command TERM
+     * (RFC 4254 §6.9, with want-reply) and settles {@code result} with the answer; then, at once,
+     * closes the channel and the session without waiting for the server to close its side. Never
+     * blocks: {@code result} settles within {@link #SIGNAL_REPLY_WAIT} whatever the server does.
      */
-    static void stop(ChannelExec c, OpenFuture open, ClientSession s) {
+    private static void stop(SignallingExec c, OpenFuture open, ClientSession s, CompletableFuture<Stopped> result) {
+        result.whenComplete((how, error) -> {
+            c.close(true);
+            s.close(true);
+        });
         open.addListener(settled -> {
-            if (settled.isOpened()) {
-                try {
-                    Buffer signal = s.createBuffer(SshConstants.SSH_MSG_CHANNEL_REQUEST, 32);
-                    signal.putUInt(c.getRecipient());
-                    signal.putString("signal");
-                    signal.putBoolean(false);
-                    signal.putString("TERM");
-                    c.writePacket(signal);
-                } catch (IOException | RuntimeException e) {
-                    // The channel is going away; closing it below is what matters.
-                }
+            if (!settled.isOpened()) {
+                result.complete(Stopped.NOT_SIGNALLED);
+                return;
             }
-            c.close(false);
-            s.close(false);
+            try {
+                c.signal("TERM").thenAccept(accepted -> result.complete(accepted ? Stopped.SIGNALLED : Stopped.REFUSED));
+            } catch (IOException | RuntimeException e) {
+                result.complete(Stopped.NOT_SENT);
+            }
         });
     }
 }

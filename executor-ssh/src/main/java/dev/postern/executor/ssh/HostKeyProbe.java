@@ -1,5 +1,6 @@
 package dev.postern.executor.ssh;
 
+import dev.postern.executor.ssh.SshActionExecutor.OfferedKey;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.security.PublicKey;
@@ -9,65 +10,43 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.sshd.client.ClientBuilder;
 import org.apache.sshd.client.SshClient;
-import org.apache.sshd.client.auth.password.PasswordIdentityProvider;
-import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.future.CancelOption;
-import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
-import org.apache.sshd.server.forward.RejectAllForwardingFilter;
 
 /**
  * Reads the host key an SSH server offers, and trusts nothing: the key exchange's server-key check
  * records the key and answers "no", so the connection ends before authentication and no command,
- * credential or file is involved. For {@code postern trust-host}, which prints what an operator
- * may pin after checking it out of band. Stateless; each probe uses its own short-lived client.
+ * credential or file is involved. Behind {@link SshActionExecutor#probeHostKey} (the module's one
+ * public class) for {@code postern trust-host}, which prints what an operator may pin after checking
+ * it out of band. Stateless; each probe uses its own short-lived {@link HardenedClient}.
  */
-public final class HostKeyProbe {
+final class HostKeyProbe {
     /** The user name sent in the protocol's first messages; no authentication is ever attempted with it. */
     private static final String PROBE_USER = "postern-trust-host";
 
     private HostKeyProbe() {
     }
 
-    /** The key a server offered: its SSH type, its OpenSSH {@code SHA256:} fingerprint, and a known_hosts line for it. */
-    public record OfferedKey(String type, String fingerprint, String knownHostsLine) {
-        public OfferedKey {
-            Objects.requireNonNull(type, "type");
-            Objects.requireNonNull(fingerprint, "fingerprint");
-            Objects.requireNonNull(knownHostsLine, "knownHostsLine");
-        }
-    }
-
     /**
      * Connects to {@code address:port}, reads the offered host key and disconnects, all within
      * {@code timeout}. Throws when no key was offered in time or the connection failed.
      */
-    public static OfferedKey probe(String address, int port, Duration timeout) throws IOException {
+    static OfferedKey probe(String address, int port, Duration timeout) throws IOException {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(timeout, "timeout");
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, got " + port);
         }
         CompletableFuture<PublicKey> offered = new CompletableFuture<>();
-        SshClient client = ClientBuilder.builder()
-                .serverKeyVerifier((ClientSession session, SocketAddress remote, PublicKey key) -> {
-                    offered.complete(key);
-                    return false;
-                })
-                .hostConfigEntryResolver(HostConfigEntryResolver.EMPTY)
-                .forwardingFilter(RejectAllForwardingFilter.INSTANCE)
-                .build();
-        client.setKeyIdentityProvider(KeyIdentityProvider.EMPTY_KEYS_PROVIDER);
-        client.setPasswordIdentityProvider(PasswordIdentityProvider.EMPTY_PASSWORDS_PROVIDER);
-        client.setAgentFactory(null);
-        client.setUserInteraction(null);
         long deadline = System.nanoTime() + timeout.toNanos();
-        client.start();
+        SshClient client = HardenedClient.start((ClientSession session, SocketAddress remote, PublicKey key) -> {
+            offered.complete(key);
+            return false;
+        });
         try {
             ConnectFuture connect = client.connect(PROBE_USER, address, port);
             if (!connect.await(timeout, CancelOption.CANCEL_ON_TIMEOUT)) {

@@ -198,7 +198,11 @@ final class SessionPool implements AutoCloseable {
             }
             released = true;
             try {
-                if (session != null && !(reusable && session.isOpen() && slots.offer(session))) {
+                if (session != null && !reusable) {
+                    // A failed, timed-out or cancelled call: drop the connection now rather than wait
+                    // for the server to close its side (OpenSSH waits for the command to exit).
+                    session.close(true);
+                } else if (session != null && !(session.isOpen() && slots.offer(session))) {
                     closeQuietly(session);
                 }
                 session = null;

@@ -23,15 +23,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.sshd.client.ClientBuilder;
 import org.apache.sshd.client.SshClient;
-import org.apache.sshd.client.auth.password.PasswordIdentityProvider;
-import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
-import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.future.AuthFuture;
 import org.apache.sshd.client.future.ConnectFuture;
 import org.apache.sshd.client.future.OpenFuture;
@@ -40,8 +40,6 @@ import org.apache.sshd.client.session.ClientSession;
 import org.apache.sshd.common.AttributeRepository;
 import org.apache.sshd.common.AttributeRepository.AttributeKey;
 import org.apache.sshd.common.future.CancelOption;
-import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
-import org.apache.sshd.server.forward.RejectAllForwardingFilter;
 
 /**
  * Runs a permitted SSH command on Apache MINA SSHD's client: exec channel only (no PTY, no
@@ -88,17 +86,25 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         this.pool = new SessionPool(maxIdlePerHost, maxSessionsPerHost, idleTimeout);
         this.maxSessionsPerHost = maxSessionsPerHost;
         new SecureRandom().nextBytes(salt);
-        this.client = ClientBuilder.builder()
-                .serverKeyVerifier(SshActionExecutor::verifyServerKey)
-                // Nothing from ~/.ssh/config (identities, proxies, host aliases) may change what a permit says.
-                .hostConfigEntryResolver(HostConfigEntryResolver.EMPTY)
-                .forwardingFilter(RejectAllForwardingFilter.INSTANCE)
-                .build();
-        client.setKeyIdentityProvider(KeyIdentityProvider.EMPTY_KEYS_PROVIDER);
-        client.setPasswordIdentityProvider(PasswordIdentityProvider.EMPTY_PASSWORDS_PROVIDER);
-        client.setAgentFactory(null);
-        client.setUserInteraction(null);
-        client.start();
+        this.client = HardenedClient.start(SshActionExecutor::verifyServerKey);
+    }
+
+    /**
+     * For {@code postern trust-host}: connects to {@code address:port}, reads the host key the server
+     * offers and disconnects within {@code timeout}, trusting nothing (the connection ends before
+     * authentication). Throws when no key was offered in time or the connection failed.
+     */
+    public static OfferedKey probeHostKey(String address, int port, Duration timeout) throws IOException {
+        return HostKeyProbe.probe(address, port, timeout);
+    }
+
+    /** The key a server offered: its SSH type, its OpenSSH {@code SHA256:} fingerprint, and a known_hosts line for it. */
+    public record OfferedKey(String type, String fingerprint, String knownHostsLine) {
+        public OfferedKey {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(fingerprint, "fingerprint");
+            Objects.requireNonNull(knownHostsLine, "knownHostsLine");
+        }
     }
 
     @Override
@@ -253,9 +259,9 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
 
         BoundedSink stdout = new BoundedSink(host.maxOutputBytes());
         BoundedSink stderr = new BoundedSink(host.maxOutputBytes());
-        ChannelExec channel;
+        SignallingExec channel;
         try {
-            channel = session.createExecChannel(permit.commandLine());
+            channel = SignallingExec.on(session, permit.commandLine());
         } catch (IOException e) {
             if (attempt.cancelled()) {
                 return Optional.of(cancelled("while opening the channel"));
@@ -276,7 +282,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             open = channel.open();
         } catch (IOException e) {
             if (attempt.cancelled()) {
-                return Optional.of(cancelled("while opening the channel"));
+                return Optional.of(cancelled("while opening the channel", attempt));
             }
             if (pooled) {
                 return Optional.empty();
@@ -286,11 +292,11 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         attempt.opening(open);
         boolean opened = open.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         if (attempt.cancelled()) {
-            return Optional.of(cancelled("while opening the channel"));
+            return Optional.of(cancelled("while opening the channel", attempt));
         }
         if (!opened) {
-            Attempt.stop(channel, open, session);
-            return Optional.of(timeout(host, "opening an exec channel on " + where(host)));
+            Attempt.Stopped stopped = settled(Attempt.stop(channel, open, session));
+            return Optional.of(timeout(host, "opening an exec channel on " + where(host) + "; " + stopped.describe()));
         }
         if (!open.isOpened()) {
             if (pooled) {
@@ -303,16 +309,16 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         channel.getInvertedIn().close();
         Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
         if (attempt.cancelled()) {
-            return Optional.of(cancelled("while the command ran; it was signalled TERM and its channel closed"));
+            return Optional.of(cancelled("while the command ran", attempt));
         }
         if (!events.contains(ClientChannelEvent.CLOSED)) {
             // What was read so far goes back with the TIMEOUT; bytes arriving while the channel closes are not added.
             SshExitOutcome readSoFar = new SshExitOutcome(host.name(), OptionalInt.empty(), Optional.empty(),
                     stdout.bytes(), stdout.truncated(), stderr.bytes(), stderr.truncated(), fingerprint);
-            Attempt.stop(channel, open, session);
+            Attempt.Stopped stopped = settled(Attempt.stop(channel, open, session));
             return Optional.of(new ExecutionFailure(FailureCode.TIMEOUT, timeoutMessage(host,
                     "waiting for the command to exit (read " + stdout.seen() + " stdout and " + stderr.seen()
-                            + " stderr bytes); it was signalled TERM and its channel closed"), Optional.of(readSoFar)));
+                            + " stderr bytes); " + stopped.describe()), Optional.of(readSoFar)));
         }
         Integer status = channel.getExitStatus();
         String signal = channel.getExitSignal();
@@ -359,12 +365,33 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
     }
 
+    /**
+     * Waits for a stop to settle, which it does within {@link Attempt#SIGNAL_REPLY_WAIT} of starting
+     * (the bound here only guards against a stop that was never started).
+     */
+    private static Attempt.Stopped settled(CompletableFuture<Attempt.Stopped> stopping) throws InterruptedIOException {
+        try {
+            return stopping.get(2 * Attempt.SIGNAL_REPLY_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while stopping the remote command");
+        } catch (ExecutionException | TimeoutException e) {
+            return Attempt.Stopped.UNANSWERED;
+        }
+    }
+
     private static ExecutionFailure timeout(SshHost host, String phase) {
         return failure(FailureCode.TIMEOUT, timeoutMessage(host, phase));
     }
 
     private static String timeoutMessage(SshHost host, String phase) {
         return "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase;
+    }
+
+    /** A cancellation that may have found a command to stop: says what stopping it achieved. */
+    private static ExecutionFailure cancelled(String phase, Attempt attempt) throws InterruptedIOException {
+        CompletableFuture<Attempt.Stopped> stopping = attempt.stopped();
+        return cancelled(stopping == null ? phase : phase + "; " + settled(stopping).describe());
     }
 
     private static ExecutionFailure cancelled(String phase) {

@@ -10,9 +10,10 @@
  * file nor its pinned fingerprint (it never adds or updates an entry), read {@code ~/.ssh} (config,
  * identities, agent), forward agents, ports or X11, pass environment variables, allocate a PTY, or
  * open anything but an exec channel. The command line it sends is the permit's, verbatim; quoting is
- * the kernel's job. {@link dev.postern.executor.ssh.HostKeyProbe}, behind {@code postern trust-host},
- * reads a server's offered key and answers "no" to it. Only these two classes are public; the rest
- * is implementation.
+ * the kernel's job. {@link dev.postern.executor.ssh.SshActionExecutor#probeHostKey}, behind {@code postern trust-host},
+ * reads a server's offered key and answers "no" to it. {@code SshActionExecutor} is the one public
+ * class ({@code ArchitectureRules.AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS}); the rest is
+ * implementation, and every MINA client it starts comes from {@code HardenedClient}.
  *
  * <p>Depends on {@code policy} and {@code sshd-core} only: never on Jackson, {@code protocol} or
  * {@code transport}, and never on one of MINA's accept-all verifiers or authenticators.

@@ -19,7 +19,7 @@ class HostKeyProbeTest {
     @Test
     void theProbeReportsTheServersKeyAndNeverAuthenticates() throws Exception {
         try (FakeSshServer server = FakeSshServer.start()) {
-            HostKeyProbe.OfferedKey key = HostKeyProbe.probe("127.0.0.1", server.port(), Duration.ofSeconds(10));
+            SshActionExecutor.OfferedKey key = SshActionExecutor.probeHostKey("127.0.0.1", server.port(), Duration.ofSeconds(10));
 
             assertEquals(server.hostKeyFingerprint(), key.fingerprint());
             assertEquals("ecdsa-sha2-nistp256", key.type());

@@ -19,6 +19,7 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
+import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.Cancellation;
@@ -230,11 +231,72 @@ class OpenSshServerIT {
         assertEquals(0, acceptedLogins());
     }
 
-    /** A permit from the real engine for one host on this sshd that allows print, touch and exit. */
+    @Test
+    void timeoutSaysWhetherTheRemoteCommandWasStoppedAndThatIsSo() throws IOException {
+        // A duration no other process on this machine has on its command line, to find this sleep by.
+        String seconds = "30." + (100000 + new java.security.SecureRandom().nextInt(900000));
+        String commandLine = "sleep " + seconds;
+
+        ExecutionFailure failure = assertFailure(FailureCode.TIMEOUT, executor.execute(
+                permit(knownHosts(pub(hostKey)), Optional.empty(), Duration.ofSeconds(2), "sleep",
+                        Map.of("seconds", new SshArgument.Text(seconds))),
+                new Cancellation()));
+
+        String message = failure.message();
+        assertTrue(message.contains("its channel and session were then closed"), message);
+        try {
+            if ("root".equals(USER)) {
+                // OpenSSH runs a root login's session in its privileged monitor and refuses to signal from there.
+                assertTrue(message.contains("the server refused the request to signal it TERM"), message);
+            }
+            if (message.contains("refused")) {
+                assertTrue(message.contains("it may still be running"), message);
+                // Closing the channel and dropping the connection did not stop it: it runs on, as the message warns.
+                awaitLog(line -> line.contains("refusing to send signal") || line.contains("session signalling requires"),
+                        LOG_LIMIT, "sshd to log that it refused the signal");
+                sleepFor(Duration.ofMillis(500));
+                assertFalse(running(commandLine).isEmpty(), "the remote " + commandLine + " still runs, as the message says");
+            } else {
+                assertTrue(message.contains("the server accepted the request to signal it TERM"), message);
+                long end = System.nanoTime() + LOG_LIMIT.toNanos();
+                while (!running(commandLine).isEmpty() && System.nanoTime() < end) {
+                    sleepFor(Duration.ofMillis(20));
+                }
+                assertTrue(running(commandLine).isEmpty(), "the signalled " + commandLine + " ended");
+            }
+        } finally {
+            running(commandLine).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The processes on this machine whose command line is exactly {@code commandLine}. */
+    private static List<ProcessHandle> running(String commandLine) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(line -> line.equals(commandLine) || line.endsWith("/" + commandLine))
+                        .orElse(false))
+                .toList();
+    }
+
+    private static void sleepFor(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted");
+        }
+    }
+
+    /** A permit from the real engine for one host on this sshd that allows print, touch, exit and sleep. */
     private AuthorizedSshCommand permit(Path knownHosts, Optional<String> fingerprint, String command, Map<String, SshArgument> args) {
+        return permit(knownHosts, fingerprint, Duration.ofSeconds(20), command, args);
+    }
+
+    private AuthorizedSshCommand permit(Path knownHosts, Optional<String> fingerprint, Duration timeout, String command,
+                                        Map<String, SshArgument> args) {
         ParamSpec.StringParam text = new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 1000);
         SshHost host = new SshHost(HOST, "127.0.0.1", port, USER, new SshAuth.Key(new CredentialRef("key"), Optional.empty()),
-                Optional.ofNullable(knownHosts), fingerprint, Duration.ofSeconds(20), 1 << 20, List.of(
+                Optional.ofNullable(knownHosts), fingerprint, timeout, 1 << 20, List.of(
+                        new SshCommandSpec("sleep", List.of("sleep", "{seconds}"), Map.of("seconds", text)),
                         new SshCommandSpec("print", List.of("printf", "%s\\n", "{x}"), Map.of("x", text)),
                         new SshCommandSpec("touch", List.of("touch", "{path}"), Map.of("path", text)),
                         new SshCommandSpec("exit", List.of("sh", "-c", "exit {code}"), Map.of("code", new ParamSpec.IntegerParam(0, 255)))));

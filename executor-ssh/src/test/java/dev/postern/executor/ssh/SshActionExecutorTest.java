@@ -297,11 +297,31 @@ class SshActionExecutorTest {
     void commandOutlivingTheTimeoutIsSignalledAndReportedAsTimeout() {
         server.respond(command -> Reply.exit("late", "", 0).after(Duration.ofMinutes(1)));
 
-        assertFailure(FailureCode.TIMEOUT, executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
+        ExecutionFailure failure = assertFailure(FailureCode.TIMEOUT,
+                executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
 
         assertEquals(1, server.commandCount());
-        eventually(() -> server.receivedSignals().contains("TERM"), "the remote command was signalled TERM");
+        assertEquals(List.of("TERM"), server.receivedSignals(),
+                "the server had the TERM request before the answer came: the answer waits for the signal's reply");
+        assertTrue(failure.message().contains("the server accepted the request to signal it TERM"), failure.message());
+        assertTrue(failure.message().contains("does not stop a command that has no terminal"), failure.message());
         eventually(() -> server.openCommandCount() == 0, "the remote command's channel was closed");
+    }
+
+    @Test
+    void timeoutAnswersWithoutWaitingForTheServerToConfirmTheClose() {
+        // Like OpenSSH: the server confirms a channel close only once the command ended, here never.
+        server.holdCloseWhileCommandRuns(Duration.ofMinutes(1));
+        server.respond(command -> Reply.exit("late", "", 0).after(Duration.ofMinutes(1)));
+        Duration timeout = Duration.ofSeconds(1);
+        long start = System.nanoTime();
+
+        assertFailure(FailureCode.TIMEOUT, executor.execute(permits.timeout(timeout).uptime(), new Cancellation()));
+
+        // A call that waited for a graceful close would answer no sooner than 2 s (the close grace) after its deadline.
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(took.compareTo(timeout.plusSeconds(2)) < 0, "answered " + took.toMillis() + " ms after the call");
+        eventually(() -> server.openSessionCount() == 0, "the timed-out session was dropped, not pooled");
     }
 
     @Test
@@ -358,8 +378,9 @@ class SshActionExecutorTest {
 
             cancellation.cancel();
 
-            assertFailure(FailureCode.CANCELLED, outcome.get(10, TimeUnit.SECONDS));
-            eventually(() -> server.receivedSignals().contains("TERM"), "the remote command was signalled TERM");
+            ExecutionFailure failure = assertFailure(FailureCode.CANCELLED, outcome.get(10, TimeUnit.SECONDS));
+            assertEquals(List.of("TERM"), server.receivedSignals(), "the signal was answered before the call was");
+            assertTrue(failure.message().contains("the server accepted the request to signal it TERM"), failure.message());
             eventually(() -> server.openCommandCount() == 0, "the remote command's channel was closed");
         } finally {
             caller.shutdownNow();

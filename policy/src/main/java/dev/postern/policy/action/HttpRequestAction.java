@@ -15,6 +15,9 @@ public record HttpRequestAction(
         List<HeaderField> headers,
         Optional<String> body) implements Action {
 
+    /** The longest URL Postern accepts, in characters: the tool schema's bound and the policy's check. */
+    public static final int MAX_URL_LENGTH = 8192;
+
     public HttpRequestAction {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(url, "url");

@@ -39,14 +39,46 @@ class SecretMaskTest {
     }
 
     @Test
+    void aCutWithLookaheadLooksTheSameWhetherOrNotTheCutFallsIntoASecret() {
+        SecretMask mask = new SecretMask(List.of(b("s3cr3t-value")));
+
+        // An agent probing byte by byte through an echo sees a right guess and a wrong one alike.
+        assertEquals("padding s", new String(mask.maskCut(b("padding s and more text"), 9), StandardCharsets.UTF_8));
+        assertEquals("padding x", new String(mask.maskCut(b("padding x and more text"), 9), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aCutWithLookaheadMasksAStraddlingSecretWholeAndKeepsEveryOtherByte() {
+        SecretMask mask = new SecretMask(List.of(b("s3cr3t-value")));
+        assertEquals(11, mask.lookahead());
+
+        assertEquals("data ****", new String(mask.maskCut(b("data s3cr3t-value and more"), 9), StandardCharsets.UTF_8));
+        assertEquals("data s3cr", new String(mask.maskCut(b("data s3cr3t-vXlue and more"), 9), StandardCharsets.UTF_8));
+        assertEquals("data", new String(mask.maskCut(b("data s3cr3t-value"), 4), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aCutWithoutSecretsIsAPlainCut() {
+        assertEquals("abc", new String(new SecretMask(List.of()).maskCut(b("abcdef"), 3), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void secretsShorterThanTheMinimumAreNotMaskedSoOrdinaryTextSurvives() {
+        SecretMask mask = new SecretMask(List.of(b("ab"), b("xyz"), b("wxyz")));
+
+        assertEquals("about xyz and ****", masked(mask, "about xyz and wxyz", false));
+        assertEquals("about xyz and ****", mask.mask("about xyz and wxyz"));
+    }
+
+    @Test
     void withoutSecretsTheBodyIsUntouched() {
         assertEquals("anything", masked(new SecretMask(List.of()), "anything", true));
     }
 
     @Test
     void headerTextIsMasked() {
-        SecretMask mask = new SecretMask(List.of(b("k3y")));
+        SecretMask mask = new SecretMask(List.of(b("k3y!")));
 
-        assertEquals("Bearer ****; again ****", mask.mask("Bearer k3y; again k3y"));
+        assertEquals("Bearer ****; again ****", mask.mask("Bearer k3y!; again k3y!"));
     }
 }

@@ -26,7 +26,8 @@ public final class SchemaErrors {
         return b.toString();
     }
 
-    private static String escape(String token) {
+    /** One JSON-pointer reference token (RFC 6901): {@code ~} as {@code ~0}, {@code /} as {@code ~1}. */
+    static String escape(String token) {
         return token.replace("~", "~0").replace("/", "~1");
     }
 }

@@ -34,7 +34,7 @@ public final class ToolCatalog {
     public static final String POSTERN_TARGETS = "postern_targets";
 
     /** Bounds on every string and map of {@code http_request}. */
-    static final int MAX_URL = 8192;
+    static final int MAX_URL = HttpRequestAction.MAX_URL_LENGTH;
     static final int MAX_BODY = 1_048_576;
     static final int MAX_ENTRIES = 64;
     static final int MAX_VALUE = 8192;
@@ -185,7 +185,7 @@ public final class ToolCatalog {
                 } else if (v.isIntegralNumber() && v.canConvertToLong()) {
                     values.put(e.getKey(), new SshArgument.Whole(v.longValue()));
                 } else {
-                    return new Binding.Invalid("/args/" + e.getKey().replace("~", "~0").replace("/", "~1"),
+                    return new Binding.Invalid("/args/" + SchemaErrors.escape(e.getKey()),
                             "must be a string or an integer within 64 bits");
                 }
             }

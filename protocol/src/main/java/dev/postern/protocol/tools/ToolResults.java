@@ -8,10 +8,8 @@ import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.outcome.SshExitOutcome;
-import java.nio.ByteBuffer;
+import dev.postern.transport.StrictUtf8;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
@@ -151,10 +149,7 @@ public final class ToolResults {
     /** The bytes as a string if they are valid UTF-8 (a cut at the cap mid-character counts as invalid). */
     private static Optional<String> utf8(byte[] bytes) {
         try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString());
+            return Optional.of(StrictUtf8.decode(bytes));
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

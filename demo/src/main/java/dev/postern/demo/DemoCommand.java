@@ -1,7 +1,8 @@
-package dev.postern.app.cli;
+package dev.postern.demo;
 
 import dev.postern.app.ExitStatus;
-import dev.postern.app.demo.Demo;
+import dev.postern.app.cli.Io;
+import dev.postern.app.cli.Options;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -11,19 +12,11 @@ import java.util.Set;
  * {@code postern demo [--dir DIR]}: the embedded default of DESIGN §3. Colours its transcript only
  * when stdout is a terminal (and {@code NO_COLOR} is unset); clean text when piped.
  */
-final class DemoCommand implements Command {
-    @Override
-    public String name() {
-        return "demo";
-    }
+final class DemoCommand {
+    /** The command's name, as the launcher passes it first; its usage line is app's {@code DemoEntry}. */
+    static final String NAME = "demo";
 
-    @Override
-    public String summary() {
-        return "demo [--dir DIR]             run a scripted session through a real gateway, on loopback";
-    }
-
-    @Override
-    public String help() {
+    String help() {
         return String.join("\n",
                 "usage: postern demo [--dir DIR]",
                 "",
@@ -35,8 +28,7 @@ final class DemoCommand implements Command {
                 "Exit status 0 when everything happened as expected, 6 when not.");
     }
 
-    @Override
-    public ExitStatus run(List<String> args, Io io) {
+    ExitStatus run(List<String> args, Io io) {
         Optional<Path> dir;
         try {
             Options o = Options.parse(args, Set.of("--dir"));

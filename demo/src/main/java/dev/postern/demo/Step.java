@@ -1,4 +1,4 @@
-package dev.postern.app.demo;
+package dev.postern.demo;
 
 import java.util.Objects;
 

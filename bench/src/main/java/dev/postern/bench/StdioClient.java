@@ -1,5 +1,6 @@
 package dev.postern.bench;
 
+import dev.postern.fixtures.GatewayProcess;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,18 +10,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One spawned stdio server seen from the client side: lines written to its stdin, response lines
- * read from its stdout on the caller's thread (no hand-off, so round trips are not inflated), its
- * stderr appended to a log file, and its memory read from {@code /proc/PID/status}. One thread
- * writes and one thread reads at a time.
+ * The load driver's side of one spawned stdio server (started by test-fixtures' {@link GatewayProcess}):
+ * lines written to its stdin, response lines read from its stdout on the caller's thread (no hand-off,
+ * so round trips are not inflated), its stderr appended to a log file, and its memory read from
+ * {@code /proc/PID/status}. One thread writes and one thread reads at a time.
  */
-final class GatewayProcess implements AutoCloseable {
-    private final Process process;
+final class StdioClient implements AutoCloseable {
+    private final GatewayProcess process;
     private final OutputStream stdin;
     private final InputStream stdout;
     private final byte[] buffer = new byte[1 << 16];
@@ -29,17 +31,15 @@ final class GatewayProcess implements AutoCloseable {
     private byte[] line = new byte[1 << 12];
     private int lineLength;
 
-    private GatewayProcess(Process process) {
+    private StdioClient(GatewayProcess process) {
         this.process = process;
-        this.stdin = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
-        this.stdout = process.getInputStream();
+        this.stdin = new BufferedOutputStream(process.stdin(), 1 << 16);
+        this.stdout = process.stdout();
     }
 
-    static GatewayProcess start(List<String> command, Path workingDir, Path stderrLog) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(workingDir.toFile())
-                .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()));
-        return new GatewayProcess(pb.start());
+    static StdioClient start(List<String> command, Path workingDir, Path stderrLog) throws IOException {
+        return new StdioClient(GatewayProcess.start(command, workingDir, Map.of(),
+                ProcessBuilder.Redirect.appendTo(stderrLog.toFile())));
     }
 
     long pid() {
@@ -145,20 +145,19 @@ final class GatewayProcess implements AutoCloseable {
 
     /** Exit status, waiting at most {@code seconds}; -1 if it is still running. */
     int awaitExit(long seconds) throws InterruptedException {
-        return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        return process.awaitExit(Duration.ofSeconds(seconds)).orElse(-1);
     }
 
     void kill() {
-        process.destroyForcibly();
+        process.close();
     }
 
     /** Closes stdin (a clean end of input), waits up to 10 s for the exit, then kills. */
     @Override
     public void close() throws InterruptedException {
         closeInput();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
+        if (process.awaitExit(Duration.ofSeconds(10)).isEmpty()) {
+            process.close();
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.postern.app.demo;
+package dev.postern.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,31 +6,48 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.ExitStatus;
+import dev.postern.fixtures.FakeHttpService;
+import dev.postern.fixtures.FakeSshServer;
+import dev.postern.fixtures.GatewayProcess;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code postern demo}: starts the demo's HTTP and SSH servers, writes a config for them, drives a
- * real gateway child process through a scripted session and prints what happened, ending with how
- * many calls each server received. Succeeds only when every step and both counts are as expected.
- * One run per call; not thread-safe.
+ * {@code postern demo}: starts the demo's HTTP and SSH servers (test-fixtures' loopback fakes with
+ * canned answers), writes a config for them, drives a real {@code bin/postern mcp-stdio} child
+ * process through a scripted session and prints what happened, ending with how many calls each
+ * server received. Succeeds only when every step and both counts are as expected. One run per call;
+ * not thread-safe.
  */
 public final class Demo {
     static final String HTTP_TARGET = "inventory";
     static final String SSH_HOST = "web-1";
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
     private static final int EXPECTED_GATEWAY_EXIT = ExitStatus.PROTOCOL_ERROR.code();
+    /** The HTTP service's routes: a few fixed JSON answers; any other path gets 404. */
+    private static final Map<String, String> HTTP_ROUTES = Map.of(
+            "/api/status", "{\"service\":\"inventory\",\"healthy\":true,\"version\":\"1.4.2\"}",
+            "/api/items", "[{\"id\":1,\"name\":\"widget\"},{\"id\":2,\"name\":\"gadget\"}]");
+    /** Canned SSH answers by command line, exactly as the SSH executor quotes argv for a POSIX shell. */
+    private static final Map<String, String> SSH_ANSWERS = Map.of(
+            "'uptime'", " 12:00:01 up 42 days,  3:14,  0 users,  load average: 0.08, 0.03, 0.01\n",
+            "'systemctl' 'is-active' 'nginx'", "active\n");
 
     private final ObjectMapper json = new ObjectMapper();
     private final Transcript out;
@@ -51,7 +68,7 @@ public final class Demo {
         try {
             dir = keepIn.isPresent() ? Files.createDirectories(keepIn.get()) : Files.createTempDirectory("postern-demo-");
             return demo.runIn(dir, keepIn.isPresent()) ? ExitStatus.OK : ExitStatus.CHECK_FAILED;
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException | UncheckedIOException e) {
             diagnostics.println("postern demo: could not set up the demo: " + e);
             return ExitStatus.STARTUP_FAILED;
         } catch (InterruptedException e) {
@@ -65,19 +82,20 @@ public final class Demo {
         }
     }
 
-    private boolean runIn(Path dir, boolean keep) throws IOException, GeneralSecurityException, InterruptedException {
-        try (DemoHttpService http = DemoHttpService.start(); DemoSshServer ssh = DemoSshServer.start()) {
+    private boolean runIn(Path dir, boolean keep) throws IOException, InterruptedException {
+        try (FakeHttpService http = httpService(); FakeSshServer ssh = sshServer()) {
             Path config = writeConfig(dir, http, ssh);
             out.line(out.bold("Postern demo") + ": a scripted MCP session through a real gateway process.");
-            out.line("HTTP service " + http.baseUrl() + " and SSH server 127.0.0.1:" + ssh.port()
+            out.line("HTTP service " + baseUrl(http) + " and SSH server 127.0.0.1:" + ssh.port()
                     + " run in this process, on loopback; the SSH server runs no shell, only canned answers.");
             out.line("config " + config + (keep ? "" : " (deleted afterwards; --dir DIR keeps it)"));
 
             boolean asExpected;
             Path stderrLog = dir.resolve("gateway-stderr.log");
-            try (GatewayProcess gateway = GatewayProcess.start(config, stderrLog)) {
+            try (GatewayProcess gateway = GatewayProcess.mcpStdio(config, ProcessBuilder.Redirect.to(stderrLog.toFile()))) {
                 out.line("gateway: a real postern mcp-stdio child process; its stdout is read through a pipe");
-                asExpected = play(gateway, script(http.baseUrl()), dir.resolve("journal").resolve("actions.jsonl"));
+                asExpected = play(new Lines(gateway), script(baseUrl(http)), dir.resolve("journal").resolve("actions.jsonl"));
+                gateway.closeStdin();
                 Optional<Integer> exit = gateway.awaitExit(ANSWER_WAIT);
                 boolean exitOk = exit.isPresent() && exit.get() == EXPECTED_GATEWAY_EXIT;
                 out.detail("gateway exited with status " + exit.map(String::valueOf).orElse("(still running; stopped)")
@@ -127,7 +145,7 @@ public final class Demo {
         return steps;
     }
 
-    private boolean play(GatewayProcess gateway, List<Step> steps, Path actionsJournal) throws IOException, InterruptedException {
+    private boolean play(Lines gateway, List<Step> steps, Path actionsJournal) throws IOException, InterruptedException {
         boolean all = true;
         int number = 0;
         for (Step step : steps) {
@@ -261,17 +279,37 @@ public final class Demo {
         return rule;
     }
 
-    private Path writeConfig(Path dir, DemoHttpService http, DemoSshServer ssh) throws IOException, GeneralSecurityException {
-        Path key = dir.resolve("id_ecdsa_demo");
-        ssh.writeClientKey(key);
-        Path knownHosts = dir.resolve("known_hosts");
-        ssh.writeKnownHosts(knownHosts);
+    private static FakeHttpService httpService() {
+        FakeHttpService http = FakeHttpService.start();
+        HTTP_ROUTES.forEach((path, body) ->
+                http.respond(path, 200, Map.of("Content-Type", "application/json"), body.getBytes(StandardCharsets.UTF_8)));
+        return http;
+    }
+
+    private static FakeSshServer sshServer() {
+        FakeSshServer ssh = FakeSshServer.start();
+        ssh.respond(line -> {
+            String canned = SSH_ANSWERS.get(line);
+            return canned != null ? FakeSshServer.Reply.exit(canned, "", 0)
+                    : FakeSshServer.Reply.exit("", "demo sshd: no canned answer for " + line + '\n', 127);
+        });
+        return ssh;
+    }
+
+    /** {@code http://127.0.0.1:PORT}, without a trailing slash. */
+    private static String baseUrl(FakeHttpService http) {
+        return http.baseUri().toString();
+    }
+
+    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh) throws IOException {
+        Path key = ssh.generateClientKey(dir).privateKeyFile();
+        Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
 
         ObjectNode root = json.createObjectNode();
         root.putObject("journal").put("directory", "journal");
         root.putObject("credentials").putObject("demo-key").put("file", key.toString());
         ObjectNode target = root.putObject("http").putArray("targets").addObject();
-        target.put("name", HTTP_TARGET).put("baseUrl", http.baseUrl());
+        target.put("name", HTTP_TARGET).put("baseUrl", baseUrl(http));
         target.putArray("methods").add("GET");
         target.putArray("pathPrefixes").add("/api/");
         target.put("allowPrivateAddresses", true).put("timeoutMs", 5000);
@@ -334,6 +372,51 @@ public final class Demo {
             });
         } catch (IOException | UncheckedIOException e) {
             diagnostics.println("postern demo: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** The gateway's stdout as lines, read on a daemon thread so that each answer can be awaited with a timeout. */
+    private static final class Lines {
+        private final GatewayProcess gateway;
+        /** stdout lines in order; an empty element marks the end of stdout and is put back when taken. */
+        private final BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
+
+        Lines(GatewayProcess gateway) {
+            this.gateway = gateway;
+            Thread reader = new Thread(this::read, "demo-gateway-stdout");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Writes one line (a line end is added) and flushes it. */
+        void send(String line) throws IOException {
+            gateway.stdin().write((line + '\n').getBytes(StandardCharsets.UTF_8));
+            gateway.stdin().flush();
+        }
+
+        /** The next stdout line, waiting up to {@code wait}; empty at end of stdout or when none came in time. */
+        Optional<String> receive(Duration wait) throws InterruptedException {
+            Optional<String> line = lines.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+            if (line == null) {
+                return Optional.empty();
+            }
+            if (line.isEmpty()) {
+                lines.add(line);
+            }
+            return line;
+        }
+
+        private void read() {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(gateway.stdout(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(Optional.of(line));
+                }
+            } catch (IOException e) {
+                // The child's stdout broke; the waiting side sees the end below.
+            } finally {
+                lines.add(Optional.empty());
+            }
         }
     }
 }

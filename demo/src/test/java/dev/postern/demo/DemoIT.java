@@ -1,13 +1,21 @@
-package dev.postern.app.process;
+package dev.postern.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.postern.fixtures.GatewayProcess;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,12 +29,23 @@ class DemoIT {
 
     @Test
     void pipedDemoEndsWithOneCallPerExecutorAndPrintsNoAnsiEscapes() throws Exception {
-        LauncherProcess p = LauncherProcess.run(List.of("demo"), new byte[0], dir, Map.of());
-        String transcript = new String(p.stdout, StandardCharsets.UTF_8);
-        String context = p.describe() + "\nstdout:\n" + transcript;
+        byte[] stdout;
+        String context;
+        Optional<Integer> exit;
+        try (GatewayProcess p = GatewayProcess.start(GatewayProcess.launcherCommand(List.of("demo")), dir, Map.of(),
+                ProcessBuilder.Redirect.PIPE)) {
+            p.closeStdin();
+            CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.stderr()));
+            stdout = p.stdout().readAllBytes();
+            exit = p.awaitExit(Duration.ofSeconds(90));
+            context = "command: " + String.join(" ", p.command()) + "\nexit: " + exit.map(String::valueOf).orElse("(still running)")
+                    + "\nstderr:\n" + new String(err.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        }
+        String transcript = new String(stdout, StandardCharsets.UTF_8);
+        context += "\nstdout:\n" + transcript;
 
-        assertEquals(0, p.exitStatus, context);
-        for (byte b : p.stdout) {
+        assertEquals(Optional.of(0), exit, context);
+        for (byte b : stdout) {
             assertTrue(b != 0x1b, "piped output must carry no ANSI escape\n" + context);
         }
         List<String> lines = transcript.lines().filter(l -> !l.isBlank()).toList();
@@ -40,5 +59,13 @@ class DemoIT {
         assertTrue(transcript.contains("REJECTED by the tool's input schema at /followRedirects"), context);
         assertTrue(transcript.contains("gateway exited with status 2"), context);
         assertFalse(transcript.contains("UNEXPECTED"), context);
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try (in) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

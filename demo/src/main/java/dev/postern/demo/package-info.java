@@ -3,4 +3,4 @@
  * a demo config written to a temporary directory, a real {@code postern mcp-stdio} child process
  * driven through a scripted MCP session, and the transcript a newcomer reads. Loopback only.
  */
-package dev.postern.app.demo;
+package dev.postern.demo;

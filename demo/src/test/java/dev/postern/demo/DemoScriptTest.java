@@ -1,4 +1,4 @@
-package dev.postern.app.demo;
+package dev.postern.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

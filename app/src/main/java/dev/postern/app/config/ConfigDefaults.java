@@ -1,0 +1,45 @@
+package dev.postern.app.config;
+
+import java.util.Map;
+
+/**
+ * Every default of the configuration file, written once: {@link ConfigLoader} applies these, and a
+ * test holds the schema's {@code default} values and README's configuration table to them
+ * ({@code ConfigDefaultsTest}). Constants only.
+ */
+public final class ConfigDefaults {
+    public static final int MAX_FRAME_BYTES = 1_048_576;
+    public static final int MAX_IN_FLIGHT = 8;
+    public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
+    public static final long HTTP_TIMEOUT_MS = 10_000;
+    public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
+    public static final String HTTP_ON_OVERSIZE_RESPONSE = "truncate";
+    public static final boolean HTTP_ALLOW_PRIVATE_ADDRESSES = false;
+    public static final String TRUST_STORE_TYPE = "PKCS12";
+    public static final int SSH_PORT = 22;
+    public static final long SSH_TIMEOUT_SECONDS = 30;
+    public static final long SSH_MAX_OUTPUT_BYTES = 1_048_576;
+    public static final int STRING_PARAM_MAX_LENGTH = 256;
+
+    private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
+    private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
+
+    /** Each default by the JSON pointer of its property in the config schema. */
+    static final Map<String, Object> BY_SCHEMA_POINTER = Map.ofEntries(
+            Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
+            Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
+            Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
+            Map.entry(HTTP_TARGET + "timeoutMs", HTTP_TIMEOUT_MS),
+            Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
+            Map.entry(HTTP_TARGET + "onOversizeResponse", HTTP_ON_OVERSIZE_RESPONSE),
+            Map.entry(HTTP_TARGET + "allowPrivateAddresses", HTTP_ALLOW_PRIVATE_ADDRESSES),
+            Map.entry(HTTP_TARGET + "trustStore/properties/type", TRUST_STORE_TYPE),
+            Map.entry(SSH_HOST + "port", SSH_PORT),
+            Map.entry(SSH_HOST + "timeoutSeconds", SSH_TIMEOUT_SECONDS),
+            Map.entry(SSH_HOST + "maxOutputBytes", SSH_MAX_OUTPUT_BYTES),
+            Map.entry(SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength",
+                    STRING_PARAM_MAX_LENGTH));
+
+    private ConfigDefaults() {
+    }
+}

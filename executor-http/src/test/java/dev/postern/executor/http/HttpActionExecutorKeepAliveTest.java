@@ -1,0 +1,285 @@
+package dev.postern.executor.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.Decision;
+import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Origin;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.Cancellation;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keep-alive against a hostile server on one origin with two targets: bytes a response sends past
+ * its declared end never answer another call, and a connection is kept only when that is safe.
+ */
+class HttpActionExecutorKeepAliveTest {
+    private static final Cancellation NEVER = new Cancellation();
+    /** A complete second response, smuggled after a 5-byte body that declared Content-Length: 5. */
+    private static final String SMUGGLED = "HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\nSTOLEN!";
+
+    private final RawServer server = new RawServer();
+    private final HttpActionExecutor executor = new HttpActionExecutor(InMemoryCredentials.none());
+
+    @AfterEach
+    void tearDown() throws IOException {
+        executor.close();
+        server.close();
+    }
+
+    @Test
+    void bytesPastTheDeclaredEndNeverAnswerTheNextCallToAnotherTargetOnTheSameOrigin() {
+        Policy policy = twoTargets(server.port());
+
+        HttpResponseOutcome first = response(executor.execute(permit(policy, "/a/smuggle"), NEVER));
+        HttpResponseOutcome second = response(executor.execute(permit(policy, "/b/plain"), NEVER));
+        HttpResponseOutcome third = response(executor.execute(permit(policy, "/b/plain"), NEVER));
+
+        assertEquals(200, first.status());
+        assertEquals("hello", body(first));
+        assertEquals(201, second.status());
+        assertEquals("b-own", body(second));
+        assertEquals(201, third.status());
+        assertEquals("b-own", body(third));
+    }
+
+    @Test
+    void bytesPastTheDeclaredEndNeverAnswerTheNextCallToTheSameTarget() {
+        Policy policy = twoTargets(server.port());
+
+        HttpResponseOutcome first = response(executor.execute(permit(policy, "/a/smuggle"), NEVER));
+        HttpResponseOutcome second = response(executor.execute(permit(policy, "/a/plain"), NEVER));
+
+        assertEquals("hello", body(first));
+        assertEquals(201, second.status());
+        assertEquals("a-own", body(second));
+        assertEquals(2, server.connections(), "the smuggling connection was discarded, not reused");
+    }
+
+    @Test
+    void bytesSentLateStayOnTheirOwnTargetsConnection() {
+        Policy policy = twoTargets(server.port());
+
+        HttpResponseOutcome first = response(executor.execute(permit(policy, "/a/late-smuggle"), NEVER));
+        HttpResponseOutcome second = response(executor.execute(permit(policy, "/b/plain"), NEVER));
+
+        assertEquals("hello", body(first));
+        assertEquals(201, second.status());
+        assertEquals("b-own", body(second));
+    }
+
+    @Test
+    void bytesPastTheEndOfABodilessResponseDiscardTheConnection() {
+        Policy policy = twoTargets(server.port());
+
+        HttpResponseOutcome first = response(executor.execute(permit(policy, "/a/nocontent-smuggle"), NEVER));
+        HttpResponseOutcome second = response(executor.execute(permit(policy, "/a/plain"), NEVER));
+
+        assertEquals(204, first.status());
+        assertEquals("", body(first));
+        assertEquals(201, second.status());
+        assertEquals("a-own", body(second));
+        assertEquals(2, server.connections());
+    }
+
+    @Test
+    void aCleanResponseKeepsItsConnectionForTheSameTarget() {
+        Policy policy = twoTargets(server.port());
+
+        for (int i = 0; i < 3; i++) {
+            assertEquals("a-own", body(response(executor.execute(permit(policy, "/a/plain"), NEVER))));
+        }
+
+        assertEquals(1, server.connections(), "three clean calls to one target share one kept-alive connection");
+    }
+
+    @Test
+    void aCleanCompressedResponseKeepsItsConnection() {
+        Policy policy = twoTargets(server.port());
+
+        for (int i = 0; i < 3; i++) {
+            assertEquals("a-zipped", body(response(executor.execute(permit(policy, "/a/gzip"), NEVER))));
+        }
+
+        assertEquals(1, server.connections(), "a gzip body read to its end is an exact end too");
+    }
+
+    @Test
+    void targetsOnOneOriginNeverShareAConnection() {
+        Policy policy = twoTargets(server.port());
+
+        assertEquals("a-own", body(response(executor.execute(permit(policy, "/a/plain"), NEVER))));
+        assertEquals("b-own", body(response(executor.execute(permit(policy, "/b/plain"), NEVER))));
+        assertEquals("a-own", body(response(executor.execute(permit(policy, "/a/plain"), NEVER))));
+
+        assertEquals(2, server.connections(), "one connection per target, each reused by its own target only");
+    }
+
+    private static String body(HttpResponseOutcome r) {
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    private static HttpResponseOutcome response(Outcome outcome) {
+        return assertInstanceOf(HttpResponseOutcome.class, outcome, () -> "expected a response, got " + outcome);
+    }
+
+    private static Policy twoTargets(int port) {
+        Origin origin = Origin.parseBaseUrl("http://127.0.0.1:" + port);
+        return new Policy(List.of(target("a", origin, "/a"), target("b", origin, "/b")), List.of());
+    }
+
+    private static HttpTarget target(String name, Origin origin, String prefix) {
+        return new HttpTarget(name, origin, Set.of("GET"), List.of(prefix), Set.of(), Optional.empty(),
+                Permits.TIMEOUT, Permits.CAP, true, Optional.empty(), HttpTarget.OversizeResponse.TRUNCATE);
+    }
+
+    private static AuthorizedHttpRequest permit(Policy policy, String path) {
+        String url = "http://127.0.0.1:" + policy.httpTargets().get(0).origin().port() + path;
+        Decision d = new PolicyEngine(policy).decide(new HttpRequestAction("GET", url, List.of(), List.of(), Optional.empty()));
+        if (d instanceof Decision.Permit p && p.permit() instanceof AuthorizedHttpRequest r) {
+            return r;
+        }
+        throw new AssertionError("the test policy denied " + path + ": " + d);
+    }
+
+    /**
+     * A loopback HTTP/1.1 server writing exact bytes, keeping connections alive: {@code /x/plain}
+     * answers 201 with "x-own"; {@code /x/smuggle} answers "hello" with Content-Length 5 and a whole
+     * second response after it in the same write; {@code /x/late-smuggle} sends that second response
+     * 200 ms later; {@code /x/nocontent-smuggle} sends it right after a 204; {@code /x/gzip} answers
+     * "x-zipped" gzip-compressed.
+     */
+    private static final class RawServer implements AutoCloseable {
+        private final ServerSocket socket;
+        private final AtomicInteger connections = new AtomicInteger();
+
+        RawServer() {
+            try {
+                socket = new ServerSocket();
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            Thread t = new Thread(this::acceptLoop, "raw-http-server");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        int connections() {
+            return connections.get();
+        }
+
+        private void acceptLoop() {
+            while (!socket.isClosed()) {
+                try {
+                    Socket s = socket.accept();
+                    connections.incrementAndGet();
+                    Thread t = new Thread(() -> serve(s), "raw-http-connection");
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }
+
+        private static void serve(Socket s) {
+            try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                while (true) {
+                    String head = readHead(in);
+                    if (head == null) {
+                        return;
+                    }
+                    String path = head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
+                    String target = path.substring(1, 2);
+                    String answer;
+                    if (path.endsWith("/late-smuggle")) {
+                        // The extra bytes come after the client has read the end: no check can see them.
+                        out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        sleep();
+                        answer = SMUGGLED;
+                    } else if (path.endsWith("/gzip")) {
+                        byte[] zipped = gzip(target + "-zipped");
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: " + zipped.length + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                        out.write(zipped);
+                        answer = "";
+                    } else if (path.endsWith("/nocontent-smuggle")) {
+                        answer = "HTTP/1.1 204 No Content\r\n\r\n" + SMUGGLED;
+                    } else if (path.endsWith("/smuggle")) {
+                        answer = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" + SMUGGLED;
+                    } else {
+                        answer = "HTTP/1.1 201 Created\r\nContent-Length: 5\r\n\r\n" + target + "-own";
+                    }
+                    out.write(answer.getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // The client went away.
+            }
+        }
+
+        private static byte[] gzip(String text) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (GZIPOutputStream zip = new GZIPOutputStream(bytes)) {
+                zip.write(text.getBytes(StandardCharsets.US_ASCII));
+            }
+            return bytes.toByteArray();
+        }
+
+        private static void sleep() {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The request head up to its blank line (requests here have no body), or null at end of stream. */
+        private static String readHead(InputStream in) throws IOException {
+            ByteArrayOutputStream head = new ByteArrayOutputStream();
+            int state = 0;
+            while (state < 4) {
+                int b = in.read();
+                if (b < 0) {
+                    return null;
+                }
+                head.write(b);
+                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1
+                        : b == '\r' ? 1 : 0;
+            }
+            return head.toString(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
