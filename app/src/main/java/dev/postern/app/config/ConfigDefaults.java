@@ -20,9 +20,17 @@ public final class ConfigDefaults {
     public static final long SSH_TIMEOUT_SECONDS = 30;
     public static final long SSH_MAX_OUTPUT_BYTES = 1_048_576;
     public static final int STRING_PARAM_MAX_LENGTH = 256;
+    public static final int SQL_PORT = 5432;
+    public static final boolean SQL_ALLOW_PRIVATE_ADDRESSES = false;
+    public static final long SQL_TIMEOUT_MS = 30_000;
+    public static final int SQL_MAX_ROWS = 1000;
+    public static final long SQL_MAX_RESPONSE_BYTES = 1_048_576;
+    public static final boolean SQL_READ_ONLY = true;
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
+    private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
+    private static final String SQL_STATEMENT = SQL_DATABASE + "statements/items/properties/";
 
     /** Each default by the JSON pointer of its property in the config schema. */
     static final Map<String, Object> BY_SCHEMA_POINTER = Map.ofEntries(
@@ -38,7 +46,14 @@ public final class ConfigDefaults {
             Map.entry(SSH_HOST + "timeoutSeconds", SSH_TIMEOUT_SECONDS),
             Map.entry(SSH_HOST + "maxOutputBytes", SSH_MAX_OUTPUT_BYTES),
             Map.entry(SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength",
-                    STRING_PARAM_MAX_LENGTH));
+                    STRING_PARAM_MAX_LENGTH),
+            Map.entry(SQL_DATABASE + "port", SQL_PORT),
+            Map.entry(SQL_DATABASE + "allowPrivateAddresses", SQL_ALLOW_PRIVATE_ADDRESSES),
+            Map.entry(SQL_DATABASE + "timeoutMs", SQL_TIMEOUT_MS),
+            Map.entry(SQL_DATABASE + "maxRows", SQL_MAX_ROWS),
+            Map.entry(SQL_DATABASE + "maxResponseBytes", SQL_MAX_RESPONSE_BYTES),
+            Map.entry(SQL_STATEMENT + "readOnly", SQL_READ_ONLY),
+            Map.entry(SQL_STATEMENT + "params/additionalProperties/oneOf/0/properties/maxLength", STRING_PARAM_MAX_LENGTH));
 
     private ConfigDefaults() {
     }

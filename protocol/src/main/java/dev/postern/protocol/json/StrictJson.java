@@ -17,7 +17,10 @@ import java.util.Map;
  * nesting, string and number lengths are bounded; and a string (or key) holding a lone UTF-16
  * surrogate, which only a {@code \\uXXXX} escape can produce, is refused, so no such string reaches
  * an HTTP header or a shell. {@code \\u0000} is accepted here; the policy refuses NUL wherever it
- * could matter (URLs, headers, SSH arguments). Thread-safe.
+ * could matter (URLs, headers, SSH arguments). Numbers are read exactly (BigInteger, BigDecimal),
+ * never as a double: {@code 1e309} is a huge decimal, not Infinity, so no non-finite value reaches
+ * the schema validator or a binder; the schema then refuses it as an ordinary wrong type or range.
+ * Thread-safe.
  */
 public final class StrictJson {
     public static final int MAX_DEPTH = 64;
@@ -40,6 +43,7 @@ public final class StrictJson {
                         JsonReadFeature.ALLOW_MISSING_VALUES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
                 .build();
         m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
