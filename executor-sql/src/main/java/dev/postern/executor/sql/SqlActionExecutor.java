@@ -116,10 +116,27 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         Connection conn = null;
         boolean reusable = false;
         try {
-            conn = connection(db, password);
+            Optional<Connection> pooled = pooled(db);
+            conn = pooled.isPresent() ? pooled.get() : open(db, password);
             call.attach(conn);
-            SqlRowsOutcome outcome = run(permit, conn, call, mask);
-            reusable = call.stopped() == Failures.Stop.NONE;
+            Progress progress = new Progress();
+            SqlRowsOutcome outcome;
+            try {
+                outcome = run(permit, conn, call, mask, progress);
+            } catch (SQLException e) {
+                if (pooled.isEmpty() || !brokenBeforeCommit(e, progress) || call.stopped() != Failures.Stop.NONE) {
+                    throw e;
+                }
+                // A pooled connection the server had dropped: nothing was committed on it, so the call
+                // runs once more on a fresh connection (within the same deadline).
+                closeQuietly(conn);
+                conn = null;
+                conn = open(db, password);
+                call.attach(conn);
+                progress = new Progress();
+                outcome = run(permit, conn, call, mask, progress);
+            }
+            reusable = call.stopped() == Failures.Stop.NONE && !progress.unusable;
             return outcome;
         } catch (SQLException e) {
             return Failures.of(e, call.stopped(), db, mask);
@@ -132,22 +149,31 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
     }
 
-    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask) throws SQLException {
+    /** How far a call got on its connection: whether a COMMIT was sent (after which its effect is unknown on failure). */
+    private static final class Progress {
+        boolean commitSent;
+        boolean unusable;
+    }
+
+    /**
+     * A connection failure before any COMMIT, so the transaction did not commit: SQLSTATE class 08
+     * (the socket broke) or the server ending the session (57P01 administrator's terminate, 57P02 crash).
+     */
+    private static boolean brokenBeforeCommit(SQLException e, Progress progress) {
+        String state = e.getSQLState();
+        return !progress.commitSent && state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"));
+    }
+
+    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask, Progress progress)
+            throws SQLException {
         SqlDatabase db = permit.database();
         boolean readOnly = permit.statement().readOnly();
         conn.setAutoCommit(false);
-        conn.setReadOnly(readOnly); // the driver then opens each transaction with BEGIN READ ONLY
+        // The driver opens the transaction with BEGIN READ ONLY (or BEGIN) in the same round trip as the
+        // statement; the timeouts are the session's own, set when the connection opened (see open()).
+        conn.setReadOnly(readOnly);
         boolean done = false;
         try {
-            long ms = db.timeout().toMillis();
-            try (Statement setup = conn.createStatement()) {
-                call.running(setup);
-                setup.execute((readOnly ? "SET TRANSACTION READ ONLY; " : "")
-                        + "SET LOCAL statement_timeout = " + ms + "; SET LOCAL lock_timeout = " + ms
-                        + "; SET LOCAL idle_in_transaction_session_timeout = " + ms
-                        + "; SET LOCAL standard_conforming_strings = on");
-            }
-            call.check();
             SqlRowsOutcome outcome;
             try (PreparedStatement ps = conn.prepareStatement(permit.jdbcSql())) {
                 ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
@@ -167,9 +193,18 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             }
             call.running(null);
             if (readOnly) {
-                conn.rollback();
+                conn.rollback(); // also undoes any SET the statement made
             } else {
+                progress.commitSent = true;
                 conn.commit();
+                conn.setAutoCommit(true); // so that RESET ALL runs on its own, not in a new open transaction
+                try (Statement reset = conn.createStatement()) {
+                    // A committed statement may have changed session settings (set_config(..., false));
+                    // RESET ALL puts back the start-up values, the timeouts included, for the next call.
+                    reset.execute("RESET ALL");
+                } catch (SQLException e) {
+                    progress.unusable = true; // the statement did commit: report it, but drop the connection
+                }
             }
             done = true;
             return outcome;
@@ -225,22 +260,31 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         return Optional.empty();
     }
 
-    private Connection connection(SqlDatabase db, Secret password) throws SQLException {
+    /**
+     * An idle connection of this database, unchecked: probing it would cost a round trip per call; a
+     * connection the server dropped fails on use, before anything commits, and the call is retried
+     * once on a fresh one.
+     */
+    private Optional<Connection> pooled(SqlDatabase db) {
         Deque<Connection> pool = idle.get(db);
-        while (pool != null) {
-            Connection c;
-            synchronized (pool) {
-                c = pool.pollFirst();
-            }
-            if (c == null) {
-                break;
-            }
-            if (c.isValid(1)) {
-                return c;
-            }
-            closeQuietly(c);
+        if (pool == null) {
+            return Optional.empty();
         }
+        synchronized (pool) {
+            return Optional.ofNullable(pool.pollFirst());
+        }
+    }
+
+    /**
+     * A new connection. The database's timeout becomes the session's {@code statement_timeout},
+     * {@code lock_timeout} and {@code idle_in_transaction_session_timeout} in the start-up packet, so
+     * no call spends a round trip setting them.
+     */
+    private Connection open(SqlDatabase db, Secret password) throws SQLException {
+        long ms = db.timeout().toMillis();
         Properties p = new Properties();
+        p.setProperty("options", "-c statement_timeout=" + ms + " -c lock_timeout=" + ms
+                + " -c idle_in_transaction_session_timeout=" + ms + " -c standard_conforming_strings=on");
         p.setProperty("user", db.user());
         p.setProperty("password", password.revealAsString());
         p.setProperty("ApplicationName", "postern");
