@@ -75,6 +75,11 @@ final class SqlRules {
     /** The value to bind, typed as {@code spec} declares, or the denial. */
     private static Object check(String name, ParamSpec spec, SqlArgument value) {
         if (spec instanceof ParamSpec.IntegerParam p) {
+            if (value instanceof SqlArgument.Decimal d && d.value().stripTrailingZeros().scale() <= 0
+                    && (d.value().compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.value().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0)) {
+                // A whole number past 64 bits is out of any integer param's range, not of the wrong type.
+                return new Deny("sql.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
+            }
             if (!(value instanceof SqlArgument.Whole w)) {
                 return new Deny("sql.args.type", "argument " + name + " must be an integer");
             }

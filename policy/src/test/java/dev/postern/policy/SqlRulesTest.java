@@ -75,6 +75,8 @@ class SqlRulesTest {
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Whole(1), "x", new Whole(1))), "sql.args.unknown"),
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Text("1"))), "sql.args.type"),
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Decimal(BigDecimal.ONE))), "sql.args.type"),
+                arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Decimal(new BigDecimal("92233720368547758070")))),
+                        "sql.args.range"),
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Bool(true))), "sql.args.type"),
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Whole(0))), "sql.args.range"),
                 arguments(new SqlQueryAction("shop", "by-id", Map.of("id", new Whole(1001))), "sql.args.range"),
