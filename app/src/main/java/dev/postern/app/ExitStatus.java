@@ -15,7 +15,14 @@ public enum ExitStatus {
     /** The journal could not be opened, or another start-up failure. */
     STARTUP_FAILED(5),
     /** A check found a problem: {@code audit verify} on a broken chain, {@code explain} on a denial. */
-    CHECK_FAILED(6);
+    CHECK_FAILED(6),
+    /**
+     * A fault inside Postern ended the session: an exception on the reader thread, or a fatal VM error
+     * (such as OutOfMemoryError) on any thread. In-flight calls were cancelled and the journals flushed.
+     */
+    INTERNAL_ERROR(7),
+    /** The session's thread was interrupted; in-flight calls were cancelled. */
+    INTERRUPTED(8);
 
     private final int code;
 

@@ -34,9 +34,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One stdio connection: the reader loop on the calling thread, tool calls on a pool of at most
- * {@code maxInFlight} workers, and one writer that emits whole lines. When every slot is busy the
- * reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error writes
- * one error line, cancels what is in flight and ends the session; nothing is written after it.
+ * {@code maxInFlight} workers, and one writer that emits whole lines. Up to {@code maxInFlight} more
+ * calls may wait, read but not started, so that {@code ping} and {@code notifications/cancelled}
+ * are served while every worker is busy (a waiting call that is cancelled never runs); past that
+ * the reader waits (backpressure: nothing queues unboundedly). A framing, JSON or JSON-RPC error
+ * writes one error line, cancels what is in flight and ends the session; nothing is written after it.
+ *
+ * <p>Every {@link Throwable} on a worker becomes an answer for its call and releases its place; a
+ * fatal {@link VirtualMachineError} then ends the session ({@link ExitStatus#INTERNAL_ERROR}), as
+ * does any exception on the reader thread.
  */
 public final class StdioSession {
     static final Duration EOF_GRACE = Duration.ofSeconds(10);
@@ -49,12 +55,15 @@ public final class StdioSession {
     private final FrameReader reader;
     private final FrameWriter writer;
     private final PrintStream diagnostics;
-    private final Semaphore slots;
-    private final int maxInFlight;
+    /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
+    private final Semaphore admitted;
+    private final int capacity;
     private final ExecutorService workers;
     private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
+    private volatile Runnable onFatal = () -> { };
+    private volatile boolean fatal;
     private boolean closed;
     private boolean broken;
 
@@ -67,8 +76,8 @@ public final class StdioSession {
         this.reader = reader;
         this.writer = writer;
         this.diagnostics = diagnostics;
-        this.maxInFlight = maxInFlight;
-        this.slots = new Semaphore(maxInFlight);
+        this.capacity = 2 * maxInFlight;
+        this.admitted = new Semaphore(capacity);
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(maxInFlight, r -> {
             Thread t = new Thread(r, "postern-action-" + n.incrementAndGet());
@@ -82,14 +91,26 @@ public final class StdioSession {
         this.onOutputBroken = action;
     }
 
+    /**
+     * Called (once, from the worker that hit it) after a fatal VM error was answered and in-flight
+     * calls were cancelled, so the process can flush the journals and exit with
+     * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
+     */
+    public void onFatal(Runnable action) {
+        this.onFatal = action;
+    }
+
     /** Runs the session to its end and returns the exit status. */
     public ExitStatus run() {
         try {
             while (true) {
                 ReadResult read = reader.next();
+                if (fatal) {
+                    return ExitStatus.INTERNAL_ERROR;
+                }
                 if (read instanceof EndOfInput) {
                     drain(EOF_GRACE);
-                    return isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
+                    return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
                 Inbound inbound = read instanceof Frame frame ? mcp.receive(frame) : mcp.receive((FramingError) read);
                 if (!handle(inbound)) {
@@ -102,8 +123,19 @@ public final class StdioSession {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            diagnostics.println("postern: the session was interrupted; cancelling in-flight calls");
             cancelAll();
-            return ExitStatus.STARTUP_FAILED;
+            return ExitStatus.INTERRUPTED;
+        } catch (ConfigGate.Invalid e) {
+            // Not a fault: the config failed its deferred check before this frame was served; Gateway.serve
+            // reports it and exits 4 (ConfigGate).
+            cancelAll();
+            throw e;
+        } catch (RuntimeException | Error e) {
+            // No stack trace: stderr gets one line, stdout one error line, then the documented close.
+            diagnostics.println("postern: internal error while reading: " + e + "; closing the session");
+            closeWith(mcp.errorLine(null, ErrorCode.INTERNAL_ERROR, "internal error; the session is closed"));
+            return ExitStatus.INTERNAL_ERROR;
         } finally {
             workers.shutdownNow();
         }
@@ -141,17 +173,23 @@ public final class StdioSession {
         return true;
     }
 
-    /** Starts a tool call on a worker once a slot is free; false (session over) on a duplicate id. */
+    /** Admits a tool call (waiting while the queue is full) and hands it to the workers; false (session over) on a duplicate id. */
     private boolean start(Inbound.Execute e, Answer answer) throws InterruptedException {
         if (inFlight.containsKey(e.id())) {
             journal.rejected(new Rejection(Stage.JSONRPC, "DUPLICATE_ID", Optional.empty(), e.frameSha256()));
             closeWith(mcp.errorLine(e.id(), ErrorCode.INVALID_REQUEST, "invalid request: id is already in flight"));
             return false;
         }
-        slots.acquire();
+        admitted.acquire();
         Cancellation cancellation = new Cancellation();
         inFlight.put(e.id(), cancellation);
-        workers.execute(() -> perform(e, cancellation, answer));
+        try {
+            workers.execute(() -> perform(e, cancellation, answer));
+        } catch (RuntimeException rejected) {
+            inFlight.remove(e.id());
+            admitted.release();
+            throw rejected;
+        }
         return true;
     }
 
@@ -188,43 +226,95 @@ public final class StdioSession {
         void accept(String lineOrNull);
     }
 
-    /** Decides, journals and executes one tool call on a worker thread, then answers it. */
+    /**
+     * Decides, journals and executes one tool call on a worker thread, then answers it. A call
+     * cancelled while it waited is still decided and journaled (a permit's outcome row says
+     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * call; the place is released in every case.
+     */
     private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
-        String line;
+        String line = null;
+        VirtualMachineError fatalError = null;
         try {
             Decision decision = engine.decide(call.action());
             if (decision instanceof Decision.Deny deny) {
                 journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
                 line = mcp.renderDenial(call.id(), deny);
             } else {
-                line = mcp.renderOutcome(call.id(), execute(((Decision.Permit) decision).permit(), call, cancellation));
+                Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
+                fatalError = ran.fatal();
+                line = mcp.renderOutcome(call.id(), ran.outcome());
             }
-        } catch (RuntimeException e) {
-            diagnostics.println("postern: internal error on a tool call: " + e);
-            line = mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+        } catch (VirtualMachineError e) {
+            fatalError = e;
+            line = internalError(call, e);
+        } catch (Throwable e) {
+            line = internalError(call, e);
         } finally {
             inFlight.remove(call.id());
+            if (fatalError != null) {
+                fatal = true; // before the answer: a client that reads it and sends more must find the session over
+            }
+            try {
+                answer.accept(cancellation.isCancelled() ? null : line);
+            } catch (VirtualMachineError e) {
+                fatalError = e;
+            } catch (Throwable e) {
+                diagnostics.println("postern: could not answer a tool call: " + e);
+            } finally {
+                admitted.release();
+            }
         }
-        try {
-            answer.accept(cancellation.isCancelled() ? null : line);
-        } finally {
-            slots.release();
+        if (fatalError != null) {
+            fatal(fatalError);
         }
     }
 
-    private Outcome execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
+    private String internalError(Inbound.Execute call, Throwable e) {
+        diagnostics.println("postern: internal error on a tool call: " + e);
+        return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
+    }
+
+    /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
+    private record Ran(Outcome outcome, VirtualMachineError fatal) {
+    }
+
+    private Ran execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
         long intent;
         try {
             intent = journal.intent(permit, call.frameSha256());
         } catch (JournalUnavailableException e) {
             diagnostics.println("postern: " + e.getMessage());
-            return new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran");
+            return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran"),
+                    null);
         }
-        Outcome outcome = cancellation.isCancelled()
-                ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                : dispatcher.dispatch(permit, cancellation);
+        Outcome outcome;
+        VirtualMachineError fatalError = null;
+        try {
+            outcome = cancellation.isCancelled()
+                    ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
+                    : dispatcher.dispatch(permit, cancellation);
+        } catch (Throwable e) {
+            // The executor broke its contract with an Error (the Dispatcher turns exceptions into
+            // failures already): the outcome row must say so, never ok.
+            diagnostics.println("postern: the executor failed: " + e);
+            fatalError = e instanceof VirtualMachineError vm ? vm : null;
+            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + e.getClass().getSimpleName());
+        }
         journal.outcome(intent, outcome);
-        return outcome;
+        return new Ran(outcome, fatalError);
+    }
+
+    /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
+    private void fatal(VirtualMachineError e) {
+        fatal = true;
+        diagnostics.println("postern: fatal error: " + e + "; ending the session");
+        cancelAll();
+        awaitIdle(CANCEL_GRACE);
+        synchronized (writeLock) {
+            closed = true;
+        }
+        onFatal.run();
     }
 
     private void emit(String line) {
@@ -281,8 +371,8 @@ public final class StdioSession {
 
     private boolean awaitIdle(Duration timeout) {
         try {
-            if (slots.tryAcquire(maxInFlight, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                slots.release(maxInFlight);
+            if (admitted.tryAcquire(capacity, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                admitted.release(capacity);
                 return true;
             }
             return false;

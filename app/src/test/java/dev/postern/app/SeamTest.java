@@ -70,6 +70,24 @@ class SeamTest {
         assertTrue(actions.contains("\"kind\":\"intent\"") && actions.contains("\"kind\":\"outcome\""), actions);
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"0", "99999"})
+    void aUrlPortOutOfRangeIsAnOrdinaryDenialWithADecisionRow(String port) throws Exception {
+        SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED
+                + "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\",\"arguments\":"
+                + "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + port + "/v1/x\"}}}\n");
+
+        h.http.assertNoAttempts();
+        JsonNode result = JSON.readTree(h.lines().get(1)).get("result");
+        assertTrue(result.get("isError").asBoolean(), result.toString());
+        JsonNode error = JSON.readTree(result.get("content").get(0).get("text").asText()).get("error");
+        assertEquals("POLICY_DENIED", error.get("code").asText());
+        assertEquals("http.url.port", error.get("rule").asText());
+        List<String> rows = Files.readAllLines(dir.resolve("decisions.jsonl"));
+        assertEquals(1, rows.size(), rows.toString());
+        assertEquals("http.url.port", JSON.readTree(rows.get(0)).get("rule").asText());
+    }
+
     @Test
     void aDeniedCallIsAnsweredWithTheRuleAndNeverExecutes() throws Exception {
         SessionHarness h = new SessionHarness(dir).run(SessionHarness.INIT + SessionHarness.INITIALIZED

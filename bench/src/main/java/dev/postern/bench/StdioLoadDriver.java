@@ -38,9 +38,29 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
  */
 public final class StdioLoadDriver {
     static final String DEFAULT_COMMAND = "postern=bin/postern mcp-stdio --config {config}";
-    static final List<String> ALL_SECTIONS = List.of("startup", "throughput", "latency", "memory", "http", "sql");
+    static final List<String> ALL_SECTIONS = List.of("startup", "cold", "throughput", "latency", "memory", "http", "sql");
+    /** The DESIGN §9 peers and the floor, measured beside Postern by {@code --peers}: label, command, what must exist first. */
+    static final List<String[]> PEERS = List.of(
+            new String[] {"postern", "bin/postern mcp-stdio --config {config}", "bin/postern"},
+            new String[] {"ts", "node bench/peers/ts/server.mjs", "bench/peers/ts/node_modules/@modelcontextprotocol/sdk/package.json"},
+            new String[] {"java", "java -jar bench/peers/java/target/java-sdk-peer.jar", "bench/peers/java/target/java-sdk-peer.jar"},
+            new String[] {"floor", "java -cp bench/target/benchmarks.jar dev.postern.bench.JvmFloor", "bench/target/benchmarks.jar"});
+    static final Figures.Figure STARTUP = new Figures.Figure("start-up, spawn → initialize response, median", "ms", false);
+    static final Figures.Figure COLD = new Figures.Figure("cold throughput, first calls after initialize, depth 64", "calls/s", true);
+    static final Figures.Figure WARM_1 = new Figures.Figure("warm throughput, depth 1", "calls/s", true);
+    static final Figures.Figure WARM_8 = new Figures.Figure("warm throughput, depth 8", "calls/s", true);
+    static final Figures.Figure WARM_64 = new Figures.Figure("warm throughput, depth 64", "calls/s", true);
+    static final Figures.Figure P50 = new Figures.Figure("sequential round trip p50", "µs", false);
+    static final Figures.Figure P99 = new Figures.Figure("sequential round trip p99", "µs", false);
+    static final Figures.Figure IDLE = new Figures.Figure("idle RSS 1 s after initialize", "MB", false);
+    static final Figures.Figure PEAK = new Figures.Figure("peak RSS fed a newline-free oversize line", "MB", false);
+    static final Figures.Figure PEAK_RATIO = new Figures.Figure("peak RSS ÷ own idle RSS", "×", false);
+    static final Figures.Figure LOST = new Figures.Figure("responses lost, duplicated or unexpected, all depths", "count", false);
+    static final Figures.Figure HTTP_RATIO = new Figures.Figure("loopback GET via gateway ÷ HttpClient 5 direct, p50", "×", false);
+    static final Figures.Figure SQL_RATIO = new Figures.Figure("loopback SQL query via gateway ÷ JDBC direct, p50", "×", false);
     static final int[] DEPTHS = {1, 8, 64};
     static final long SECTION_DEADLINE_SECONDS = 180;
+    static final long STALL_SECONDS = 10;
 
     private final Options options;
     private final Report report;
@@ -53,6 +73,8 @@ public final class StdioLoadDriver {
         t.setDaemon(true);
         return t;
     });
+    private final Figures figures = new Figures();
+    private final Map<String, Long> lost = new LinkedHashMap<>();
     private long nextId = 1000;
     private boolean allClean = true;
 
@@ -92,6 +114,7 @@ public final class StdioLoadDriver {
             driver.postgres = pg;
             driver.header();
             driver.runAll(http);
+            driver.summary();
             clean = driver.allClean;
         }
         report.line("load average at end (1/5/15 min): %s", loadAverage());
@@ -123,10 +146,22 @@ public final class StdioLoadDriver {
                 System.getProperty("java.version"), System.getProperty("java.vm.name"),
                 System.getProperty("os.name"), System.getProperty("os.arch"));
         report.line("load average at start (1/5/15 min): %s", loadAverage());
+        options.notes.forEach(n -> report.line("%s", n));
         report.line("config: %s (journal beside it)", config);
         options.commands.forEach((label, command) -> report.line("command %s: %s", label, String.join(" ", command(command))));
         report.line("one reading on this machine; compare ratios of commands run together, not absolute figures");
         report.line("");
+    }
+
+    /** The figures of this run as one table, each beside its ratio to the TypeScript SDK peer and to the floor. */
+    private void summary() {
+        lost.forEach((label, n) -> figures.put(LOST, label, n));
+        report.line("");
+        report.line("summary (ratios: this command's figure ÷ the %s's and ÷ the %s's; one run, same machine):",
+                options.reference, options.floor);
+        for (String row : figures.table(List.copyOf(options.commands.keySet()), options.reference, options.floor)) {
+            report.line("%s", row);
+        }
     }
 
     private List<String> command(String template) {
@@ -140,6 +175,23 @@ public final class StdioLoadDriver {
     private void runAll(LoopbackHttpService http) throws Exception {
         if (options.sections.contains("startup")) {
             startup();
+        }
+        if (options.sections.contains("cold")) {
+            // Interleaved like start-up: one fresh process per command per round, the median reported.
+            Map<String, Samples> rates = new LinkedHashMap<>();
+            options.commands.keySet().forEach(l -> rates.put(l, new Samples(options.coldRuns)));
+            for (int i = 0; i < options.coldRuns; i++) {
+                for (Map.Entry<String, String> c : options.commands.entrySet()) {
+                    cold(c.getKey(), command(c.getValue()), rates.get(c.getKey()));
+                }
+            }
+            rates.forEach((label, s) -> {
+                if (s.size() > 0) {
+                    report.row(label, "cold throughput, median of runs", String.format(Locale.ROOT,
+                            "%,d calls/s (min %,d, max %,d, n=%d)", s.median(), s.min(), s.max(), s.size()));
+                    figures.put(COLD, label, s.median());
+                }
+            });
         }
         for (Map.Entry<String, String> c : options.commands.entrySet()) {
             String label = c.getKey();
@@ -200,9 +252,49 @@ public final class StdioLoadDriver {
                 }
             }
         }
-        times.forEach((label, s) -> report.row(label, "start-up: spawn -> initialize response",
-                String.format(Locale.ROOT, "median %s (min %s, max %s, n=%d, process %s)", Samples.millis(s.median()),
-                        Samples.millis(s.min()), Samples.millis(s.max()), s.size(), comm.get(label))));
+        times.forEach((label, s) -> {
+            report.row(label, "start-up: spawn -> initialize response",
+                    String.format(Locale.ROOT, "median %s (min %s, max %s, n=%d, process %s)", Samples.millis(s.median()),
+                            Samples.millis(s.min()), Samples.millis(s.max()), s.size(), comm.get(label)));
+            if (s.size() > 0) {
+                figures.put(STARTUP, label, s.median() / 1e6);
+            }
+        });
+    }
+
+    // ---- cold throughput: a fresh process, no warm-up ----
+
+    /**
+     * The first {@code --cold-calls} calls right after {@code initialize}, pipelined at depth 64, in a
+     * fresh process: what a short agent session sees before the JIT has compiled the path.
+     */
+    private void cold(String label, List<String> command, Samples rates) throws Exception {
+        try (StdioClient p = StdioClient.start(command, cwd(), stderrLog)) {
+            ScheduledFuture<?> dog = guard(p);
+            try {
+                handshake(p);
+                AnswerLedger ledger = new AnswerLedger(nextId, options.coldCalls);
+                long nanos = pipelined(p, 64, options.coldCalls, ledger);
+                double rate = options.coldCalls * 1e9 / nanos;
+                report.row(label, "cold tools/call throughput, depth 64", String.format(Locale.ROOT,
+                        "%,.0f calls/s (the first %d calls after initialize in %s; %s)", rate, options.coldCalls,
+                        Samples.millis(nanos), ledger.summary()));
+                countLost(label, ledger);
+                if (ledger.clean()) {
+                    rates.add(Math.round(rate));
+                } else {
+                    fail(label, "cold: " + ledger.summary());
+                }
+            } catch (IOException e) {
+                fail(label, "cold: " + e.getMessage() + " (last line: " + p.lastLine() + ")");
+            } finally {
+                dog.cancel(false);
+            }
+        }
+    }
+
+    private void countLost(String label, AnswerLedger ledger) {
+        lost.merge(label, (long) ledger.lost() + ledger.duplicates() + ledger.unexpected(), Long::sum);
     }
 
     // ---- throughput and latency, one session ----
@@ -217,11 +309,15 @@ public final class StdioLoadDriver {
                     for (int depth : DEPTHS) {
                         AnswerLedger ledger = new AnswerLedger(nextId, options.calls);
                         long nanos = pipelined(p, depth, options.calls, ledger);
+                        double rate = options.calls * 1e9 / nanos;
                         report.row(label, "tools/call throughput, depth " + depth, String.format(Locale.ROOT,
-                                "%,.0f calls/s (%d calls in %s; %s)", options.calls * 1e9 / nanos, options.calls,
+                                "%,.0f calls/s (%d calls in %s; %s)", rate, options.calls,
                                 Samples.millis(nanos), ledger.summary()));
+                        countLost(label, ledger);
                         if (!ledger.clean()) {
                             fail(label, "depth " + depth + ": " + ledger.summary());
+                        } else {
+                            figures.put(depth == 1 ? WARM_1 : depth == 8 ? WARM_8 : WARM_64, label, rate);
                         }
                     }
                 }
@@ -275,6 +371,19 @@ public final class StdioLoadDriver {
                 Thread.currentThread().interrupt();
             }
         }, "load-writer");
+        // A server that stops answering (it lost responses) is killed after STALL_SECONDS without progress:
+        // the rest counts as lost, and the figure is reported as a failure rather than hanging the run.
+        AtomicLong progress = new AtomicLong();
+        long[] seen = {-1, System.nanoTime()};
+        ScheduledFuture<?> stall = watchdog.scheduleAtFixedRate(() -> {
+            long now = progress.get();
+            if (now != seen[0]) {
+                seen[0] = now;
+                seen[1] = System.nanoTime();
+            } else if (System.nanoTime() - seen[1] > TimeUnit.SECONDS.toNanos(STALL_SECONDS)) {
+                p.kill();
+            }
+        }, 1, 1, TimeUnit.SECONDS);
         long t0 = System.nanoTime();
         writer.start();
         try {
@@ -282,16 +391,23 @@ public final class StdioLoadDriver {
                 if (ledger.record(p.read())) {
                     permits.release();
                 }
+                progress.incrementAndGet();
                 if (ledger.answered() == calls) {
                     break;
                 }
             }
+        } catch (IOException e) {
+            if (ledger.answered() == 0) {
+                throw e;
+            }
+            // Stalled and killed, or the server ended: the ledger counts what was never answered.
         } finally {
+            stall.cancel(false);
             writer.interrupt();
             writer.join(5_000);
         }
         long nanos = System.nanoTime() - t0;
-        if (writeFailure.get() != null) {
+        if (writeFailure.get() != null && ledger.lost() == 0) {
             throw new IOException("writing: " + writeFailure.get().getMessage(), writeFailure.get());
         }
         return nanos;
@@ -315,6 +431,9 @@ public final class StdioLoadDriver {
                 Samples.micros(s.median()), Samples.micros(s.percentile(0.99)), Samples.micros(s.max()), s.size(), bad));
         if (bad > 0) {
             fail(label, "round trips: " + bad + " answers with a wrong id or an error");
+        } else {
+            figures.put(P50, label, s.median() / 1e3);
+            figures.put(P99, label, s.percentile(0.99) / 1e3);
         }
     }
 
@@ -333,6 +452,7 @@ public final class StdioLoadDriver {
                 Thread.sleep(1_000);
                 long idleRss = p.statusKb("VmRSS").orElse(-1);
                 long idleHwm = p.statusKb("VmHWM").orElse(-1);
+                figures.put(IDLE, label, idleRss / 1024.0);
                 report.row(label, "idle RSS 1 s after initialize", mb(idleRss) + " (VmHWM so far " + mb(idleHwm)
                         + ", process " + p.comm() + ")");
                 AtomicLong peak = new AtomicLong(idleHwm);
@@ -357,6 +477,8 @@ public final class StdioLoadDriver {
                 int exit = p.awaitExit(30);
                 sampler.join(5_000);
                 long peakHwm = peak.get();
+                figures.put(PEAK, label, peakHwm / 1024.0);
+                figures.put(PEAK_RATIO, label, (double) peakHwm / idleRss);
                 report.row(label, "peak RSS while fed a " + options.oversizeMb + " MB line", String.format(Locale.ROOT,
                         "VmHWM %s = %.2fx idle RSS (%s MB written before the pipe closed; answer %s; exit %d)",
                         mb(peakHwm), (double) peakHwm / idleRss, String.format(Locale.ROOT, "%.1f", written / 1e6),
@@ -441,6 +563,7 @@ public final class StdioLoadDriver {
                 + Samples.micros(viaGateway.percentile(0.99)) + " (n=" + viaGateway.size() + ", bad " + bad + ")");
         report.row(label, "http GET direct (HttpClient 5) p50 / p99", Samples.micros(direct.median()) + " / "
                 + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
+        figures.put(HTTP_RATIO, label, (double) viaGateway.median() / Math.max(1, direct.median()));
         report.row(label, "http GET via gateway / direct (p50)", String.format(Locale.ROOT, "%.2fx (server saw %d of %d GETs)",
                 (double) viaGateway.median() / Math.max(1, direct.median()), served, 2L * (warmup + rounds)));
         if (bad > 0 || served != 2L * (warmup + rounds)) {
@@ -496,6 +619,7 @@ public final class StdioLoadDriver {
                 + Samples.micros(viaGateway.percentile(0.99)) + " (n=" + viaGateway.size() + ", bad " + bad + ")");
         report.row(label, "sql query direct (JDBC) p50 / p99", Samples.micros(direct.median()) + " / "
                 + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
+        figures.put(SQL_RATIO, label, (double) viaGateway.median() / Math.max(1, direct.median()));
         report.row(label, "sql query via gateway / direct (p50)", String.format(Locale.ROOT,
                 "%.2fx (connections opened at the server: %d)", (double) viaGateway.median() / Math.max(1, direct.median()), opened));
         if (bad > 0) {
@@ -554,18 +678,25 @@ public final class StdioLoadDriver {
     static final class Options {
         static final String USAGE = """
                 usage: java -cp bench/target/benchmarks.jar dev.postern.bench.StdioLoadDriver [options]
+                  --peers                 measure Postern beside the DESIGN §9 peers and the floor: postern, ts (TypeScript
+                                          SDK, bench/peers/ts), java (MCP Java SDK, bench/peers/java), floor (JvmFloor);
+                                          a peer that is not built is left out with a note. Combines with --command.
                   --command [LABEL=]CMD   a stdio server to measure, split on spaces; {config} becomes the generated
                                           Postern config. Repeatable; start-up spawns are interleaved.
                                           default: %s
                   --sections LIST         comma-separated subset of %s (default: all)
                   --spawns N              start-up spawns per command (default 10)
-                  --warmup N              calls before the throughput figures (default 10000)
+                  --cold-calls N          calls in the cold throughput figure, right after initialize (default 20000)
+                  --cold-runs N           fresh processes per command for it, interleaved; the median counts (default 3)
+                  --warmup N              calls before the warm throughput figures (default 10000)
                   --calls N               calls per throughput depth (default 20000)
                   --round-trips N         sequential round trips (default 5000)
                   --http-round-trips N    GETs each way, and SQL queries each way (default 1000)
                   --oversize-mb N         the newline-free line's size in MB (default 50)
                   --work DIR              where configs, journals and the servers' stderr go (default bench/target/load)
                   --out FILE              the report file (default bench/target/load-report.txt)
+                  --reference LABEL       the command the summary's ratios divide by (default ts)
+                  --floor LABEL           the floor's label in the summary (default floor)
                 Run from the repository root. Results go to stderr and to --out; nothing to stdout.
                 """.formatted(DEFAULT_COMMAND, ALL_SECTIONS);
 
@@ -573,6 +704,11 @@ public final class StdioLoadDriver {
         Set<String> sections = Set.copyOf(ALL_SECTIONS);
         int spawns = 10;
         int warmup = 10_000;
+        int coldCalls = 20_000;
+        int coldRuns = 3;
+        String reference = "ts";
+        String floor = "floor";
+        final List<String> notes = new ArrayList<>();
         int calls = 20_000;
         int roundTrips = 5_000;
         int httpRoundTrips = 1_000;
@@ -589,6 +725,10 @@ public final class StdioLoadDriver {
                     o.help = true;
                     continue;
                 }
+                if (a.equals("--peers")) {
+                    o.addPeers();
+                    continue;
+                }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value (or is unknown)");
                 }
@@ -598,6 +738,10 @@ public final class StdioLoadDriver {
                     case "--sections" -> o.sections = sections(v);
                     case "--spawns" -> o.spawns = positive(a, v);
                     case "--warmup" -> o.warmup = positive(a, v);
+                    case "--cold-calls" -> o.coldCalls = positive(a, v);
+                    case "--cold-runs" -> o.coldRuns = positive(a, v);
+                    case "--reference" -> o.reference = v;
+                    case "--floor" -> o.floor = v;
                     case "--calls" -> o.calls = positive(a, v);
                     case "--round-trips" -> o.roundTrips = positive(a, v);
                     case "--http-round-trips" -> o.httpRoundTrips = positive(a, v);
@@ -611,6 +755,16 @@ public final class StdioLoadDriver {
                 o.addCommand(DEFAULT_COMMAND);
             }
             return o;
+        }
+
+        private void addPeers() {
+            for (String[] peer : PEERS) {
+                if (Files.exists(Path.of(peer[2]))) {
+                    addCommand(peer[0] + "=" + peer[1]);
+                } else {
+                    notes.add("left out " + peer[0] + ": " + peer[2] + " is missing (see bench/README.md, Peers)");
+                }
+            }
         }
 
         private void addCommand(String spec) {

@@ -184,7 +184,7 @@ final class HttpRules {
         host = canonicalHost(host);
         int port = uri.getPort() == -1 ? Origin.defaultPort(scheme) : uri.getPort();
         if (port < 1 || port > 65535) {
-            throw new Refusal("http.url.syntax", "url port must be 1..65535, got " + port);
+            throw new Refusal("http.url.port", "url port must be 1..65535, got " + port);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         if (PERCENT_SEPARATOR.matcher(path).find()) {

@@ -10,6 +10,7 @@ import java.util.Objects;
 /**
  * Decides every action against one immutable {@link Policy}: deny by default, permit only what a
  * target, host or database explicitly allows. Pure: no I/O, no clock, no mutable state; thread-safe.
+ * Total: an exception while checking agent input is a denial by rule {@code policy.error}, never an escape.
  */
 public final class PolicyEngine {
     private final Policy policy;
@@ -30,6 +31,15 @@ public final class PolicyEngine {
 
     public Decision decide(Action action) {
         Objects.requireNonNull(action, "action");
+        try {
+            return decideChecked(action);
+        } catch (RuntimeException e) {
+            return new Decision.Deny("policy.error", "the request could not be checked (" + e.getClass().getSimpleName()
+                    + "), so it is denied");
+        }
+    }
+
+    private Decision decideChecked(Action action) {
         // Java 17 has no pattern switch; the sealed Action keeps this list short and complete.
         if (action instanceof HttpRequestAction request) {
             return http.decide(request);

@@ -1,15 +1,20 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.check.DeepReport;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeSet;
 
-/** {@code postern check-config --config FILE}: validates a config and prints what it allows. */
+/**
+ * {@code postern check-config [--deep [--connect]] --config FILE}: validates a config and prints what
+ * it allows; with {@code --deep}, also what would fail at call time ({@link DeepReport}).
+ */
 final class CheckConfigCommand implements Command {
     @Override
     public String name() {
@@ -18,24 +23,55 @@ final class CheckConfigCommand implements Command {
 
     @Override
     public String summary() {
-        return "check-config --config FILE   validate a config and print what it allows";
+        return "check-config [--deep [--connect]] --config FILE\n"
+                + "                               validate a config and print what it allows";
     }
 
     @Override
     public String help() {
         return String.join("\n",
-                "usage: postern check-config --config FILE",
+                "usage: postern check-config [--deep [--connect]] --config FILE",
                 "",
                 "Validates FILE against the configuration schema and the policy rules, and prints",
-                "what it allows, target by target. Exit status 0 when valid, 4 when not.");
+                "what it allows, target by target. FILE may also be given as --config=FILE or in the",
+                "environment variable POSTERN_CONFIG.",
+                "",
+                "--deep    also checks what would fail at call time, each finding with a severity and",
+                "          a stable id: credentials resolvable and private, known_hosts files present,",
+                "          the journal directory writable, non-public addresses without",
+                "          allowPrivateAddresses, SSH parameters that could start with '-'.",
+                "--connect (with --deep) also does a TLS handshake with each https target, connects to",
+                "          each http target and reads each SSH host's key and compares it with the pin.",
+                "          Sends no request, logs in nowhere.",
+                "",
+                "Exit status 0 when valid (and no error-level finding), 4 when the config is invalid,",
+                "6 when --deep found an error, 1 on a usage error.");
     }
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        return ConfigArgument.withConfig(args, this, io, config -> {
+        Options o;
+        String file;
+        try {
+            o = Options.parse(args, Set.of("--config"), Set.of("--deep", "--connect"));
+            if (!o.positional().isEmpty()) {
+                throw new Options.UsageException("unexpected argument " + o.positional().get(0));
+            }
+            if (o.has("--connect") && !o.has("--deep")) {
+                throw new Options.UsageException("--connect goes with --deep");
+            }
+            file = ConfigArgument.file(o);
+        } catch (Options.UsageException e) {
+            io.stderr().println("postern " + name() + ": " + e.getMessage() + "\n\n" + help());
+            return ExitStatus.USAGE;
+        }
+        return ConfigArgument.load(file, io).map(config -> {
             io.report().println(describe(config));
+            if (o.has("--deep") && DeepReport.print(config, o.has("--connect"), io.report())) {
+                return ExitStatus.CHECK_FAILED;
+            }
             return ExitStatus.OK;
-        });
+        }).orElse(ExitStatus.CONFIG_ERROR);
     }
 
     static String describe(GatewayConfig config) {
@@ -68,6 +104,7 @@ final class CheckConfigCommand implements Command {
                     .append(':').append(h.port()).append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
+                ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
             }
         }
         return b.toString().stripTrailing();

@@ -69,7 +69,7 @@ final class ExplainCommand implements Command {
             if (!o.positional().isEmpty()) {
                 throw new Options.UsageException("unexpected argument " + o.positional().get(0));
             }
-            file = o.require("--config");
+            file = ConfigArgument.file(o);
             toolName = o.require("--tool");
             arguments = o.get("--arguments").orElse("{}");
         } catch (Options.UsageException e) {

@@ -2,6 +2,9 @@ package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
+import dev.postern.app.Version;
+import dev.postern.app.check.DeepReport;
+import dev.postern.app.config.GatewayConfig;
 import java.util.List;
 
 /** {@code postern mcp-stdio --config FILE}: the gateway. stdout carries protocol lines only. */
@@ -22,13 +25,30 @@ final class McpStdioCommand implements Command {
                 "usage: postern mcp-stdio --config FILE",
                 "",
                 "Serves MCP over stdin/stdout for one client. stdout carries only protocol lines;",
-                "diagnostics go to stderr. Exit statuses: 0 end of input, 2 protocol error,",
-                "3 stdout broken, 4 configuration error, 5 start-up failure.");
+                "diagnostics go to stderr: first one line naming the config, the journal and the",
+                "version, then a warning per problem check-config --deep would find (never blocking).",
+                "FILE may also be given as --config=FILE or in the environment variable",
+                "POSTERN_CONFIG (useful when the client has a --config of its own). Exit statuses: 0 end of input, 2 protocol error,",
+                "3 stdout broken, 4 configuration error, 5 start-up failure, 7 internal fault,",
+                "8 interrupted.");
     }
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        return ConfigArgument.withConfig(args, this, io,
-                config -> Gateway.serve(config, io.stdin(), io.stdout(), io.stderr()));
+        // The schema validation runs after the initialize answer, and before any tool (Gateway, ConfigGate).
+        return ConfigArgument.withDeferredConfig(args, this, io, deferred -> {
+            GatewayConfig config = deferred.config();
+            io.stderr().println(startLine(config));
+            DeepReport.atStart(config, io.stderr());
+            return Gateway.serve(deferred, io.stdin(), io.stdout(), io.stderr());
+        });
+    }
+
+    /** The one line an operator sees first in the client's log: which config, journal and version. */
+    static String startLine(GatewayConfig config) {
+        int targets = config.policy().httpTargets().size();
+        int hosts = config.policy().sshHosts().size();
+        return "postern " + Version.current() + ": serving " + config.file() + " (journal " + config.journalDirectory() + "; "
+                + targets + (targets == 1 ? " HTTP target, " : " HTTP targets, ") + hosts + (hosts == 1 ? " SSH host)" : " SSH hosts)");
     }
 }

@@ -1,11 +1,16 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.check.SshProbeLogging;
+import dev.postern.app.config.ConfigException;
+import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.model.SshHost;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -38,6 +43,8 @@ final class TrustHostCommand implements Command {
                 "key during the key exchange, never logs in, and writes no file. Compare the fingerprint",
                 "with one taken on the host itself (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub) before",
                 "pinning it. When the host already has a pinned fingerprint, says whether it matches.",
+                "The host needs no knownHosts or hostKeyFingerprint yet: trust-host is how you get one.",
+                "stdout carries only the fingerprint and the known_hosts line; the explanation goes to stderr.",
                 "",
                 "Exit status 0 when a key was read (and matches any pin), 6 when the host could not be",
                 "reached or the key differs from the pin, 4 when the config does not load, 1 on a usage",
@@ -50,7 +57,7 @@ final class TrustHostCommand implements Command {
         String hostName;
         try {
             Options o = Options.parse(args, Set.of("--config"));
-            file = o.require("--config");
+            file = ConfigArgument.file(o);
             if (o.positional().size() != 1) {
                 throw new Options.UsageException(o.positional().isEmpty() ? "missing HOST" : "unexpected argument " + o.positional().get(1));
             }
@@ -59,21 +66,37 @@ final class TrustHostCommand implements Command {
             io.stderr().println("postern trust-host: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        Optional<GatewayConfig> config = ConfigArgument.load(file, io);
-        if (config.isEmpty()) {
+        ConfigLoader.ForTrustHost loaded;
+        try {
+            loaded = ConfigLoader.loadForTrustHost(Path.of(file), hostName);
+        } catch (ConfigException e) {
+            io.stderr().println("postern: invalid configuration: " + e.getMessage());
             return ExitStatus.CONFIG_ERROR;
         }
-        Optional<SshHost> host = config.get().policy().sshHosts().stream().filter(h -> h.name().equals(hostName)).findFirst();
-        if (host.isEmpty()) {
-            String known = config.get().policy().sshHosts().stream().map(SshHost::name).collect(Collectors.joining(", "));
-            io.stderr().println("postern trust-host: no SSH host named \"" + hostName + "\" in " + config.get().file()
+        GatewayConfig config = loaded.config();
+        Optional<Endpoint> endpoint = config.policy().sshHosts().stream().filter(h -> h.name().equals(hostName)).findFirst()
+                .map(h -> new Endpoint(h.name(), h.address(), h.port(), h.timeout(), h.hostKeyFingerprint()))
+                .or(() -> loaded.unpinned().map(h -> new Endpoint(h.name(), h.address(), h.port(), h.timeout(), Optional.empty())));
+        if (endpoint.isEmpty()) {
+            String known = config.policy().sshHosts().stream().map(SshHost::name).collect(Collectors.joining(", "));
+            io.stderr().println("postern trust-host: no SSH host named \"" + hostName + "\" in " + config.file()
                     + (known.isEmpty() ? " (it configures none)" : "; configured hosts: " + known));
             return ExitStatus.USAGE;
         }
-        return probe(host.get(), io);
+        return probe(endpoint.get(), io);
     }
 
-    private static ExitStatus probe(SshHost host, Io io) {
+    /** Where to probe: a configured host, pinned or (before its first pin) not. */
+    private record Endpoint(String name, String address, int port, Duration timeout, Optional<String> pinned) {
+    }
+
+    /**
+     * Prints only the result on stdout (the fingerprint and the known_hosts line); what it means
+     * goes to stderr. The SSH library's own warning about the refused key is silenced
+     * ({@link SshProbeLogging}): refusing it is the point.
+     */
+    private static ExitStatus probe(Endpoint host, Io io) {
+        SshProbeLogging.quiet();
         SshActionExecutor.OfferedKey key;
         try {
             key = SshActionExecutor.probeHostKey(host.address(), host.port(), host.timeout());
@@ -82,22 +105,25 @@ final class TrustHostCommand implements Command {
             return ExitStatus.CHECK_FAILED;
         }
         PrintStream out = io.report();
-        out.println("host " + host.name() + " offered a " + key.type() + " key");
+        PrintStream err = io.stderr();
+        err.println("postern trust-host: host " + host.name() + " offered a " + key.type() + " key");
         out.println("fingerprint: " + key.fingerprint());
         out.println("known_hosts line: " + key.knownHostsLine());
-        out.println("or in the config: \"hostKeyFingerprint\": \"" + key.fingerprint() + "\"");
         ExitStatus status = ExitStatus.OK;
-        if (host.hostKeyFingerprint().isPresent()) {
-            String pinned = unpadded(host.hostKeyFingerprint().get());
+        if (host.pinned().isPresent()) {
+            String pinned = unpadded(host.pinned().get());
             if (pinned.equals(key.fingerprint())) {
-                out.println("this matches the fingerprint the config already pins");
+                err.println("this matches the fingerprint the config already pins");
             } else {
-                out.println("WARNING: this differs from the fingerprint the config pins (" + pinned
+                err.println("WARNING: this differs from the fingerprint the config pins (" + pinned
                         + "); the gateway will refuse this host until you find out why");
                 status = ExitStatus.CHECK_FAILED;
             }
+        } else {
+            err.println("To pin it, add the known_hosts line to the file the host's \"knownHosts\" names, or set"
+                    + " \"hostKeyFingerprint\": \"" + key.fingerprint() + "\" on the host.");
         }
-        out.println("Nothing was trusted: the key was refused during the key exchange, no login was attempted and no file"
+        err.println("Nothing was trusted: the key was refused during the key exchange, no login was attempted and no file"
                 + " was written. Check the fingerprint on the host itself before pinning it.");
         return status;
     }

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -51,7 +52,6 @@ public final class ConfigLoader {
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
     static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
-    private static final Schema SCHEMA = loadSchema();
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
     private static final String NOT_A_CREDENTIAL_NAME =
             "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
@@ -59,15 +59,91 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
+    /** Loads and fully validates a config file: schema first, then the rules the schema cannot say. */
     public static GatewayConfig load(Path file) throws ConfigException {
+        return load(file, Set.of()).config();
+    }
+
+    /**
+     * What {@code trust-host} needs: the config loaded as {@link #load} does, except that the SSH
+     * host named {@code hostName} may lack both {@code knownHosts} and {@code hostKeyFingerprint}
+     * (the pin trust-host exists to produce). Such a host is left out of the policy and returned as
+     * an endpoint only; every other host still needs its pin.
+     */
+    public static ForTrustHost loadForTrustHost(Path file, String hostName) throws ConfigException {
+        Loaded loaded = load(file, Set.of(hostName));
+        return new ForTrustHost(loaded.config(), loaded.unpinned().stream().filter(h -> h.name().equals(hostName)).findFirst());
+    }
+
+    /** A config loaded for trust-host, and the named host when it has no pin yet. */
+    public record ForTrustHost(GatewayConfig config, Optional<UnpinnedHost> unpinned) {
+    }
+
+    /** An SSH host without a pin: only where it is, never usable by the gateway. */
+    public record UnpinnedHost(String name, String address, int port, Duration timeout) {
+    }
+
+    private record Loaded(GatewayConfig config, List<UnpinnedHost> unpinned) {
+    }
+
+    private static Loaded load(Path file, Set<String> mayLackPin) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         JsonNode root = parse(abs);
-        List<Error> errors = SCHEMA.validate(root);
-        if (!errors.isEmpty()) {
-            Error first = errors.stream().min(Comparator.comparing(SchemaErrors::pointer)).orElseThrow();
-            throw new ConfigException(abs, SchemaErrors.pointer(first),
-                    namesACredential(first) ? NOT_A_CREDENTIAL_NAME : first.getMessage());
+        validateSchema(abs, root);
+        return build(abs, root, mayLackPin);
+    }
+
+    /**
+     * Loads a config file and builds it, leaving only its JSON Schema validation for later: what
+     * {@code mcp-stdio} uses so that the schema's compilation and validation (most of start-up) run
+     * after the {@code initialize} answer. The caller must run {@link Deferred#validation()} to the end
+     * before anything uses the config for a tool (see {@code dev.postern.app.ConfigGate}). A file that
+     * cannot be built is validated at once, so its error is the same as {@link #load}'s.
+     */
+    public static Deferred loadDeferringSchema(Path file) throws ConfigException {
+        Path abs = file.toAbsolutePath().normalize();
+        JsonNode root = parse(abs);
+        GatewayConfig config;
+        try {
+            config = build(abs, root, Set.of()).config();
+        } catch (ConfigException | RuntimeException e) {
+            validateSchema(abs, root);
+            throw e;
         }
+        return new Deferred(config, () -> validateSchema(abs, root));
+    }
+
+    /** A built config whose JSON Schema validation is still to run; the tree it checks is not changed after building. */
+    public record Deferred(GatewayConfig config, Validation validation) {
+        public Deferred {
+            java.util.Objects.requireNonNull(config, "config");
+            java.util.Objects.requireNonNull(validation, "validation");
+        }
+    }
+
+    /** A validation still to run: returns when the config is valid, throws what {@link #load} would have thrown. */
+    @FunctionalInterface
+    public interface Validation {
+        void run() throws ConfigException;
+    }
+
+    private static void validateSchema(Path abs, JsonNode root) throws ConfigException {
+        List<Error> errors = SchemaHolder.SCHEMA.validate(root);
+        if (!errors.isEmpty()) {
+            LinkedHashSet<ConfigException.Problem> problems = new LinkedHashSet<>();
+            errors.stream().sorted(Comparator.comparing(SchemaErrors::pointer)).forEach(e -> problems.add(
+                    new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME : e.getMessage())));
+            throw new ConfigException(abs, List.copyOf(problems));
+        }
+    }
+
+    /** The compiled schema, built on first validation (not when the class loads). */
+    private static final class SchemaHolder {
+        static final Schema SCHEMA = loadSchema();
+    }
+
+    private static Loaded build(Path abs, JsonNode root, Set<String> mayLackPin) throws ConfigException {
+        refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
         root.path("credentials").fields().forEachRemaining(e -> {
@@ -82,9 +158,19 @@ public final class ConfigLoader {
             targets.add(httpTarget(abs, dir, "/http/targets/" + i, ts.get(i), credentials));
         }
         List<SshHost> hosts = new ArrayList<>();
+        List<UnpinnedHost> unpinned = new ArrayList<>();
         JsonNode hs = root.path("ssh").path("hosts");
         for (int i = 0; i < hs.size(); i++) {
-            hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, hs.get(i), credentials));
+            JsonNode h = hs.get(i);
+            if (mayLackPin.contains(h.get("name").textValue()) && !h.has("knownHosts") && !h.has("hostKeyFingerprint")) {
+                // No host is built (it has no pin), but its credentials and commands are checked as for any host.
+                sshAuth(abs, "/ssh/hosts/" + i, h, credentials);
+                commands(abs, "/ssh/hosts/" + i, h);
+                unpinned.add(new UnpinnedHost(h.get("name").textValue(), h.get("address").textValue(), h.path("port").asInt(ConfigDefaults.SSH_PORT),
+                        Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS))));
+            } else {
+                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
+            }
         }
         List<SqlDatabase> databases = new ArrayList<>();
         JsonNode ds = root.path("sql").path("databases");
@@ -98,12 +184,42 @@ public final class ConfigLoader {
             throw new ConfigException(abs, "", e.getMessage());
         }
         JsonNode session = root.path("session");
-        return new GatewayConfig(abs, policy,
+        return new Loaded(new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(root.path("journal").path("directory").textValue()).normalize(),
                 root.path("journal").path("rotateBytes").asLong(GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES),
-                credentials);
+                credentials), unpinned);
+    }
+
+    /**
+     * A path field that starts with {@code ~} is refused, every one listed: the JVM does not expand
+     * it (it would name a directory called "~" beside the config), and the gateway may run as
+     * another user whose home is not the operator's, so Postern does not guess.
+     */
+    private static void refuseHomeRelativePaths(Path file, JsonNode root) throws ConfigException {
+        List<ConfigException.Problem> problems = new ArrayList<>();
+        refuseHomeRelative(problems, "/journal/directory", root.path("journal").path("directory"));
+        root.path("credentials").fields().forEachRemaining(e ->
+                refuseHomeRelative(problems, "/credentials/" + e.getKey() + "/file", e.getValue().path("file")));
+        JsonNode ts = root.path("http").path("targets");
+        for (int i = 0; i < ts.size(); i++) {
+            refuseHomeRelative(problems, "/http/targets/" + i + "/trustStore/file", ts.get(i).path("trustStore").path("file"));
+        }
+        JsonNode hs = root.path("ssh").path("hosts");
+        for (int i = 0; i < hs.size(); i++) {
+            refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
+    }
+
+    private static void refuseHomeRelative(List<ConfigException.Problem> problems, String pointer, JsonNode value) {
+        if (value.isTextual() && value.textValue().startsWith("~")) {
+            problems.add(new ConfigException.Problem(pointer, "an absolute path or one relative to the config file's directory;"
+                    + " \"~\" is not expanded (the gateway may run as another user), write the home directory out"));
+        }
     }
 
     private static JsonNode parse(Path file) throws ConfigException {
@@ -125,7 +241,8 @@ public final class ConfigLoader {
         try {
             return new StrictJson(MAX_CONFIG_BYTES).parse(text);
         } catch (JsonSyntaxError e) {
-            throw new ConfigException(file, null, "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
+            String where = e.line() < 1 ? "" : "line " + e.line() + (e.column() < 1 ? "" : ", column " + e.column()) + ": ";
+            throw new ConfigException(file, null, where + "one strict JSON object (" + withoutQuotedText(e.getMessage()) + ")");
         }
     }
 
@@ -217,26 +334,8 @@ public final class ConfigLoader {
 
     private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
-        SshAuth auth;
-        if (h.has("identity") == h.has("password")) {
-            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
-        }
-        if (h.has("identity")) {
-            Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
-                    : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
-        } else {
-            if (h.has("passphrase")) {
-                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
-            }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
-        }
-        List<SshCommandSpec> commands = new ArrayList<>();
-        JsonNode cs = h.get("commands");
-        for (int i = 0; i < cs.size(); i++) {
-            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
-        }
+        SshAuth auth = sshAuth(file, at, h, credentials);
+        List<SshCommandSpec> commands = commands(file, at, h);
         try {
             return new SshHost(
                     h.get("name").textValue(),
@@ -252,6 +351,35 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
+    }
+
+    private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
+            throws ConfigException {
+        SshAuth auth;
+        if (h.has("identity") == h.has("password")) {
+            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
+        }
+        if (h.has("identity")) {
+            Optional<CredentialRef> passphrase = h.has("passphrase")
+                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
+                    : Optional.empty();
+            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
+        } else {
+            if (h.has("passphrase")) {
+                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
+            }
+            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
+        }
+        return auth;
+    }
+
+    private static List<SshCommandSpec> commands(Path file, String at, JsonNode h) throws ConfigException {
+        List<SshCommandSpec> commands = new ArrayList<>();
+        JsonNode cs = h.get("commands");
+        for (int i = 0; i < cs.size(); i++) {
+            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
+        }
+        return commands;
     }
 
     private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {

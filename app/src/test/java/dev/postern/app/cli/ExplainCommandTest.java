@@ -127,6 +127,18 @@ class ExplainCommandTest {
         assertNothingRan(run);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"1e309", "-1e309", "1e999", "1E999999999"})
+    void aNonFiniteOrHugeNumberIsAnInvalidPointerNotACrash(String number) {
+        CliRun host = explain("ssh_exec", "{\"host\":" + number + ",\"command\":\"tail\"}");
+        assertEquals(ExitStatus.CHECK_FAILED, host.exit, host.toString());
+        assertTrue(host.out().startsWith("INVALID at /host: "), host.out());
+        CliRun lines = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":" + number + ",\"file\":\"/var/log/a\"}}");
+        assertEquals(ExitStatus.CHECK_FAILED, lines.exit, lines.toString());
+        assertTrue(lines.out().startsWith("INVALID at /args/lines: "), lines.out());
+        assertNothingRan(host);
+    }
+
     @Test
     void argumentsThatAreNotStrictJsonAreInvalid() {
         CliRun run = explain("http_request", "{\"method\":\"GET\",\"method\":\"DELETE\",\"url\":\"http://127.0.0.1/v1\"}");

@@ -10,27 +10,73 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code postern mcp-stdio} through the CLI entry: a config that fails to load starts nothing. */
+/**
+ * {@code postern mcp-stdio} through the CLI entry: a config that cannot be built starts nothing; one
+ * that fails only its schema check (run after the initialize answer) stops the gateway before any
+ * other frame is served.
+ */
 class McpStdioCommandTest {
     private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n";
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+    private static final String LIST = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
 
     @TempDir
     Path dir;
 
     @Test
-    void aConfigThatFailsToLoadNeverStartsTheGateway() throws Exception {
+    void aConfigThatFailsItsSchemaCheckStopsTheGatewayAfterTheInitializeAnswerBeforeAnyTool() throws Exception {
         Path config = dir.resolve("bad.json");
         Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"http\":{\"targets\":[{\"name\":\"a\","
                 + "\"baseUrl\":\"http://127.0.0.1:9\",\"methods\":[\"GET\"],\"pathPrefixes\":[\"/\"],\"retries\":3}]}}");
+
+        CliRun run = CliRun.withStdin(CALL + INITIALIZED + LIST, "mcp-stdio", "--config", config.toString());
+
+        // The schema check runs after the initialize answer (start-up) and before any other frame is served.
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        String out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, out.lines().count(), "only the initialize answer, no tools/list: " + run);
+        assertTrue(out.startsWith("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\""), run.toString());
+        assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0/retries"), run.err());
+    }
+
+    @Test
+    void aSessionThatSentOnlyInitializeStillEndsWithTheInvalidConfigsStatus() throws Exception {
+        Path config = dir.resolve("bad.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"sesion\":{\"maxInFlight\":2}}");
+
+        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals(1, run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count(), run.toString());
+        assertTrue(run.err().contains("postern: invalid configuration") && run.err().contains("sesion"), run.err());
+    }
+
+    @Test
+    void aConfigThatFailsItsSchemaCheckAnswersNothingButAnInitialize() throws Exception {
+        Path config = dir.resolve("bad.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"sesion\":{\"maxInFlight\":2}}");
+
+        CliRun run = CliRun.withStdin(LIST, "mcp-stdio", "--config", config.toString());
+
+        assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
+        assertEquals(0, run.stdout.size(), "no byte on the protocol stream: " + run);
+        assertTrue(run.err().contains("sesion"), run.err());
+    }
+
+    @Test
+    void aConfigThatCannotBeBuiltNeverStartsTheGateway() throws Exception {
+        Path config = dir.resolve("bad.json");
+        Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"http\":{\"targets\":[{\"name\":\"a\","
+                + "\"baseUrl\":\"ftp://127.0.0.1:9\",\"methods\":[\"GET\"],\"pathPrefixes\":[\"/\"]}]}}");
 
         CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
 
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
         assertEquals(0, run.stdout.size(), "no byte on the protocol stream: " + run);
-        assertEquals(0, run.stdinReads.get(), "stdin is never read when the config fails");
+        assertEquals(0, run.stdinReads.get(), "stdin is never read when the config cannot be built");
         assertFalse(Files.exists(dir.resolve("journal")), "the journal is never opened");
-        assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0/retries"), run.err());
+        assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0"), run.err());
     }
 
     @Test

@@ -54,7 +54,9 @@ class TrustHostCommandTest {
         assertEquals(ExitStatus.OK, run.exit, run.toString());
         assertTrue(run.out().contains("fingerprint: " + server.hostKeyFingerprint() + "\n"), run.out());
         assertTrue(run.out().contains("known_hosts line: " + server.knownHostsLine() + "\n"), run.out());
-        assertTrue(run.out().contains("Nothing was trusted"), run.out());
+        assertEquals("fingerprint: " + server.hostKeyFingerprint() + "\nknown_hosts line: " + server.knownHostsLine() + "\n",
+                run.out(), "stdout carries only the result");
+        assertTrue(run.err().contains("Nothing was trusted"), run.err());
         assertEquals(0, server.authCount(), "trust-host must never log in");
         assertEquals(0, server.commandCount());
         assertFalse(Files.exists(knownHosts), "trust-host must not write the known_hosts file");
@@ -66,7 +68,7 @@ class TrustHostCommandTest {
         writeConfig("\"hostKeyFingerprint\": \"" + server.hostKeyFingerprint() + "\"");
         CliRun run = CliRun.of("trust-host", "--config", config.toString(), "web");
         assertEquals(ExitStatus.OK, run.exit, run.toString());
-        assertTrue(run.out().contains("matches the fingerprint the config already pins"), run.out());
+        assertTrue(run.err().contains("matches the fingerprint the config already pins"), run.err());
         assertEquals(0, server.authCount());
     }
 
@@ -76,9 +78,34 @@ class TrustHostCommandTest {
         writeConfig("\"hostKeyFingerprint\": \"" + other + "\"");
         CliRun run = CliRun.of("trust-host", "--config", config.toString(), "web");
         assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
-        assertTrue(run.out().contains("WARNING: this differs from the fingerprint the config pins (" + other + ")"), run.out());
+        assertTrue(run.err().contains("WARNING: this differs from the fingerprint the config pins (" + other + ")"), run.err());
         assertTrue(run.out().contains("fingerprint: " + server.hostKeyFingerprint()), run.out());
         assertEquals(0, server.authCount());
+    }
+
+    @Test
+    void worksBeforeAnyPinExistsAndSaysHowToPin() throws Exception {
+        writeConfig("\"maxOutputBytes\": 1024");
+
+        CliRun run = CliRun.of("trust-host", "--config=" + config, "web");
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        assertEquals("fingerprint: " + server.hostKeyFingerprint() + "\nknown_hosts line: " + server.knownHostsLine() + "\n",
+                run.out());
+        assertTrue(run.err().contains("\"hostKeyFingerprint\": \"" + server.hostKeyFingerprint() + "\""), run.err());
+        assertEquals(0, server.authCount());
+    }
+
+    @Test
+    void theBootstrapWaiverCoversOnlyTheNamedHostAndNeverTheGateway() throws Exception {
+        writeConfig("\"maxOutputBytes\": 1024");
+
+        CliRun check = CliRun.of("check-config", "--config", config.toString());
+        CliRun other = CliRun.of("trust-host", "--config", config.toString(), "db");
+
+        assertEquals(ExitStatus.CONFIG_ERROR, check.exit, check.toString());
+        assertTrue(check.err().contains("needs knownHosts or hostKeyFingerprint"), check.err());
+        assertEquals(ExitStatus.CONFIG_ERROR, other.exit, other.toString());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.postern.app.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -389,12 +390,56 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void malformedJsonNamesTheFileAndNoPointer() throws Exception {
+    void malformedJsonNamesTheFileTheLineAndTheColumnAndNoPointer() throws Exception {
         Path file = write("{\"journal\": {\"directory\": \"j\"},}");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
         assertEquals(file, e.file());
         assertNull(e.pointer());
-        assertTrue(e.getMessage().startsWith(file + ": one strict JSON object"), e.getMessage());
+        assertTrue(e.getMessage().startsWith(file + ": line 1, column 32: one strict JSON object"), e.getMessage());
+    }
+
+    @Test
+    void aSyntaxErrorOnALaterLineIsLocatedThereWithoutEchoingTheToken() throws Exception {
+        Path file = write("{\n  \"journal\": { \"directory\": \"j\" },\n  \"credentials\": { \"t\": { \"env\": ghp_Z9y8secret } }\n}\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertTrue(e.getMessage().startsWith(file + ": line 3, column 34: "), e.getMessage());
+        assertFalse(e.getMessage().contains("ghp_Z9y8"), e.getMessage());
+    }
+
+    @Test
+    void theExamplesTheReadmePointsToLoad() throws Exception {
+        for (String example : List.of("postern.json", "postern-ssh.json")) {
+            GatewayConfig config = ConfigLoader.load(Path.of("..", "examples", example));
+            assertFalse(config.policy().httpTargets().isEmpty(), example);
+        }
+        assertEquals(1, ConfigLoader.load(Path.of("..", "examples", "postern-ssh.json")).policy().sshHosts().size());
+    }
+
+    @Test
+    void everySchemaErrorIsListedNotOnlyTheFirst() throws Exception {
+        ConfigException e = refused(edit(r -> {
+            target(r).put("timeoutMs", "soon");
+            host(r).put("port", 0);
+            r.putObject("surprise");
+        }));
+        assertEquals(3, e.problems().size(), e.getMessage());
+        assertTrue(e.getMessage().contains("3 problems"), e.getMessage());
+        for (String pointer : List.of("at /http/targets/0/timeoutMs: ", "at /ssh/hosts/0/port: ", "at /surprise: ")) {
+            assertTrue(e.getMessage().contains("\n  " + pointer), pointer + " in " + e.getMessage());
+        }
+    }
+
+    @Test
+    void aHomeRelativePathIsRefusedInEveryPathFieldAtOnce() throws Exception {
+        ConfigException e = refused(edit(r -> {
+            r.putObject("journal").put("directory", "~/journal");
+            ((ObjectNode) r.get("credentials").get("deploy-key")).put("file", "~/.ssh/id_ed25519");
+            host(r).put("knownHosts", "~/.ssh/known_hosts");
+            target(r).putObject("trustStore").put("file", "~/ca.p12");
+        }));
+        assertEquals(List.of("/journal/directory", "/credentials/deploy-key/file", "/http/targets/0/trustStore/file",
+                "/ssh/hosts/0/knownHosts"), e.problems().stream().map(ConfigException.Problem::pointer).toList(), e.getMessage());
+        assertTrue(e.getMessage().contains("\"~\" is not expanded"), e.getMessage());
     }
 
     @Test

@@ -52,6 +52,19 @@ final class LauncherProcess {
 
     /** Runs {@code command} as given (not through the launcher), feeding {@code stdin} and then end of input. */
     static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env) throws Exception {
+        return exec(command, stdin, workingDir, env, false);
+    }
+
+    /** As above; with {@code replaceEnvironment}, {@code env} is the whole environment (to remove a variable), through {@code env -i}. */
+    static LauncherProcess exec(List<String> command, byte[] stdin, Path workingDir, Map<String, String> env,
+                                boolean replaceEnvironment) throws Exception {
+        if (replaceEnvironment) {
+            List<String> wrapped = new java.util.ArrayList<>(List.of("env", "-i"));
+            env.forEach((name, value) -> wrapped.add(name + "=" + value));
+            wrapped.addAll(command);
+            command = List.copyOf(wrapped);
+            env = Map.of();
+        }
         try (GatewayProcess p = GatewayProcess.start(command, workingDir, env, ProcessBuilder.Redirect.PIPE)) {
             CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(p.stdout()));
             CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(p.stderr()));

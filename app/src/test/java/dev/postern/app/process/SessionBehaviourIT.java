@@ -185,6 +185,55 @@ class SessionBehaviourIT {
                 "neither the duplicate nor anything after it ran: " + http.requests());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "stateless era: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void nonFiniteNumbersInArgumentsAreSchemaErrorsAndTheSessionGoesOn(boolean stateless) throws Exception {
+        String meta = stateless ? ",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+                + "\"io.modelcontextprotocol/clientCapabilities\":{}}" : "";
+        StringBuilder in = new StringBuilder(stateless ? "" : HANDSHAKE);
+        String[] arguments = {
+            "{\"method\":1e309,\"url\":\"" + http.baseUri() + "/v1/fast\"}",
+            "{\"method\":\"GET\",\"url\":-1e309}",
+            "{\"method\":\"GET\",\"url\":\"" + http.baseUri() + "/v1/fast\",\"query\":{\"q\":1e999}}",
+            "{\"method\":\"GET\",\"url\":\"" + http.baseUri() + "/v1/fast\",\"headers\":{\"Accept\":1E999999999}}"};
+        for (int i = 0; i < arguments.length; i++) {
+            in.append("{\"jsonrpc\":\"2.0\",\"id\":").append(102 + i).append(",\"method\":\"tools/call\",\"params\":{")
+                    .append("\"name\":\"http_request\",\"arguments\":").append(arguments[i]).append(meta).append("}}\n");
+        }
+        in.append(stateless
+                ? "{\"jsonrpc\":\"2.0\",\"id\":200,\"method\":\"tools/list\",\"params\":{" + meta.substring(1) + "}}\n"
+                : "{\"jsonrpc\":\"2.0\",\"id\":200,\"method\":\"ping\"}\n");
+        LauncherProcess p = LauncherProcess.run(args(""), in.toString().getBytes(StandardCharsets.UTF_8), dir, Map.of());
+
+        List<JsonNode> messages = StdoutTranscript.assertProtocolOnly(p.stdout, String.join(" ", p.command), p.stderr);
+        assertEquals(0, p.exitStatus, p.describe());
+        for (int i = 0; i < arguments.length; i++) {
+            JsonNode result = byId(messages, 102 + i).get("result");
+            assertTrue(result.get("isError").asBoolean(), result.toString());
+            assertTrue(result.get("content").get(0).get("text").asText().contains("INVALID_ARGUMENTS"), result.toString());
+        }
+        assertTrue(byId(messages, 200).has("result"), "the session went on: " + messages);
+        assertEquals(0, http.requestCount(), "nothing executed");
+        assertFalse(new String(p.stderr, StandardCharsets.UTF_8).contains("Exception"), p.describe());
+    }
+
+    @Test
+    void pingIsAnsweredAndCancelServedWhileTheOnlyWorkerIsBusy() throws Exception {
+        http.stall("/v1/slow", Duration.ofSeconds(60));
+        try (LauncherProcess.Running p = LauncherProcess.start(args("{ \"maxInFlight\": 1 }"), dir, Map.of())) {
+            p.send(HANDSHAKE + call(2, "/v1/slow"));
+            assertTrue(p.readLine().contains("\"id\":1"), p.describe());
+            assertEquals("/v1/slow", http.takeRequest(Duration.ofSeconds(30)).path(), "the only worker is busy");
+            p.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n");
+            assertEquals(3, JSON.readTree(p.readLine()).get("id").asInt(), "ping answered while busy");
+            p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n" + call(4, "/v1/fast"));
+            // The fast call can run only once the stalled one was cancelled and freed the worker.
+            assertEquals(4, JSON.readTree(p.readLine()).get("id").asInt(), p.describe());
+            p.closeStdin();
+            assertEquals(0, p.waitFor(30), p.describe());
+        }
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -6,8 +6,27 @@ package dev.postern.protocol.json;
  */
 public final class JsonSyntaxError extends Exception {
     private static final long serialVersionUID = 1L;
+    private final int line;
+    private final int column;
 
     public JsonSyntaxError(String message) {
+        this(message, -1, -1);
+    }
+
+    /** An error at a known place in the text: 1-based line and column (characters), or -1 when unknown. */
+    public JsonSyntaxError(String message, int line, int column) {
         super(message);
+        this.line = line;
+        this.column = column;
+    }
+
+    /** The 1-based line of the error, or -1 when the parser did not say. */
+    public int line() {
+        return line;
+    }
+
+    /** The 1-based column (in characters) of the error, or -1 when the parser did not say. */
+    public int column() {
+        return column;
     }
 }

@@ -63,7 +63,8 @@ public final class StrictJson {
         try {
             node = mapper.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new JsonSyntaxError(describe(e));
+            var at = e.getLocation();
+            throw new JsonSyntaxError(describe(e), at == null ? -1 : at.getLineNr(), at == null ? -1 : at.getColumnNr());
         }
         if (node == null || node.isMissingNode()) {
             throw new JsonSyntaxError("no JSON value");

@@ -28,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One MCP connection's protocol state. {@link #receive(Frame)} takes a frame through JSON,
@@ -61,15 +62,40 @@ public final class McpServer {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private final ToolCatalog catalog;
+    private final Supplier<ToolCatalog> catalog;
     private final ServerInfo info;
     private final StrictJson json;
     private final JsonMapper writer;
+    private final long maxResultBytes;
     private Phase phase = Phase.AWAITING_INITIALIZE;
     private volatile Era era = Era.UNDECIDED;
     private String negotiatedVersion;
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
+        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
+    }
+
+    /** {@code maxResultBytes} caps one tool result as rendered (see {@link ToolResults}). */
+    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
+        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes, maxResultBytes);
+    }
+
+    /**
+     * With a catalog asked for before every frame except a well-formed {@code initialize} request, so
+     * the first {@code initialize} can be answered before the catalog exists. The supplier may block
+     * (the composition root holds every other frame there until the configuration is fully validated)
+     * and is called on the thread that calls {@link #receive}.
+     */
+    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes) {
+        this(catalog, info, maxFrameBytes, ToolResults.DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** As above, with {@code maxResultBytes} capping one tool result as rendered (see {@link ToolResults}). */
+    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
+        if (maxResultBytes < 1024) {
+            throw new IllegalArgumentException("maxResultBytes must be at least 1024");
+        }
+        this.maxResultBytes = maxResultBytes;
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.info = Objects.requireNonNull(info, "info");
         this.json = new StrictJson(maxFrameBytes);
@@ -83,6 +109,7 @@ public final class McpServer {
 
     /** A framing failure always ends the session: the peer has lost the frame boundary. */
     public Inbound receive(FramingError error) {
+        catalog.get();
         return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + describe(error)),
                 new Rejection(Stage.FRAMING, error.kind().name(), Optional.empty(), error.sha256()));
     }
@@ -92,17 +119,24 @@ public final class McpServer {
         try {
             value = json.parse(frame.text());
         } catch (JsonSyntaxError e) {
+            catalog.get();
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
         if (value.isArray() && batchesAllowed()) {
+            catalog.get();
             return batch(value, frame);
         }
         JsonRpcMessage message;
         try {
             message = JsonRpcMessage.classify(value);
         } catch (JsonRpcMessage.InvalidRequest e) {
+            catalog.get();
             return invalid(value, e.getMessage(), frame);
+        }
+        // Only an initialize request is answered without the catalog: everything else waits for it.
+        if (!(message instanceof Request r && r.method().equals("initialize"))) {
+            catalog.get();
         }
         return dispatch(message, frame);
     }
@@ -312,7 +346,7 @@ public final class McpServer {
             }
         }
         ObjectNode result = JSON.objectNode();
-        result.set("tools", catalog.describeAll());
+        result.set("tools", catalog.get().describeAll());
         if (era == Era.STATELESS) {
             result.put("ttlMs", TTL_MS);
             result.put("cacheScope", "private");
@@ -337,11 +371,12 @@ public final class McpServer {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.arguments must be an object", Stage.MCP, frame);
         }
         String name = p.get("name").textValue();
-        Optional<Tool> tool = catalog.find(name);
+        ToolCatalog tools = catalog.get();
+        Optional<Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown tool: " + name, Stage.MCP, frame);
         }
-        Binding binding = catalog.bind(tool.get(), arguments);
+        Binding binding = tools.bind(tool.get(), arguments);
         if (binding instanceof Binding.Invalid invalid) {
             return new Inbound.Respond(resultLine(r.id(), ToolResults.invalidArguments(invalid)),
                     Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
@@ -356,7 +391,7 @@ public final class McpServer {
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
-        return resultLine(id, ToolResults.outcome(outcome));
+        return resultLine(id, ToolResults.outcome(outcome, maxResultBytes));
     }
 
     /** The response line for a tool call the policy denied. */
@@ -444,5 +479,9 @@ public final class McpServer {
             case TRUNCATED: return "input ended inside a line";
             default: return "input could not be read";
         }
+    }
+
+    private static Supplier<ToolCatalog> constant(ToolCatalog catalog) {
+        return () -> catalog;
     }
 }

@@ -2,6 +2,7 @@ package dev.postern.protocol.tools;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.postern.policy.Decision;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -23,25 +24,37 @@ import java.util.Optional;
  * result that does not. {@code partial} is what an executor had read before it failed (a timeout
  * mid-command), in the same shape as the tool's success (for {@code ssh_exec}: streams, encodings,
  * truncation flags, and null exit status and signal). Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
- * as base64, never lossily. Stateless.
+ * as base64, never lossily.
+ *
+ * <p>The structured JSON is serialized once: that one string is the text item and is written raw
+ * as {@code structuredContent}. A result is capped as rendered, escapes counted (a NUL byte becomes
+ * six bytes, then seven in the text copy): past {@code maxResultBytes} it becomes the failure
+ * {@code RESPONSE_TOO_LARGE}, with nothing of the result in it. Stateless.
  */
 public final class ToolResults {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** The cap on one rendered result when the caller sets none: well above 1 MiB of text rendered twice. */
+    public static final long DEFAULT_MAX_RESULT_BYTES = 8L << 20;
 
     private ToolResults() {
     }
 
     public static ObjectNode outcome(Outcome outcome) {
+        return outcome(outcome, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** The result for {@code outcome}, or RESPONSE_TOO_LARGE if it would render past {@code maxResultBytes}. */
+    public static ObjectNode outcome(Outcome outcome, long maxResultBytes) {
         if (outcome instanceof HttpResponseOutcome r) {
-            return success(http(r));
+            return success(http(r), maxResultBytes);
         }
         if (outcome instanceof SshExitOutcome s) {
-            return success(ssh(s));
+            return success(ssh(s), maxResultBytes);
         }
         ExecutionFailure f = (ExecutionFailure) outcome;
         ObjectNode e = errorObject(f.code().name(), f.message());
         f.partial().ifPresent(p -> e.set("partial", partial(p)));
-        return wrapError(e);
+        return wrapError(e, maxResultBytes);
     }
 
     private static ObjectNode partial(Outcome readSoFar) {
@@ -55,7 +68,7 @@ public final class ToolResults {
     }
 
     public static ObjectNode answer(ObjectNode structured) {
-        return success(structured);
+        return success(structured, DEFAULT_MAX_RESULT_BYTES);
     }
 
     public static ObjectNode denied(Decision.Deny deny) {
@@ -78,20 +91,39 @@ public final class ToolResults {
     }
 
     private static ObjectNode wrapError(ObjectNode error) {
+        return wrapError(error, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    private static ObjectNode wrapError(ObjectNode error, long maxResultBytes) {
         ObjectNode body = JSON.objectNode();
         body.set("error", error);
+        String text = body.toString();
+        long rendered = RenderedSize.ofJsonString(text);
+        if (rendered > maxResultBytes) {
+            return tooLarge(rendered, maxResultBytes);
+        }
         ObjectNode result = JSON.objectNode();
-        result.putArray("content").addObject().put("type", "text").put("text", body.toString());
+        result.putArray("content").addObject().put("type", "text").put("text", text);
         result.put("isError", true);
         return result;
     }
 
-    private static ObjectNode success(ObjectNode structured) {
+    private static ObjectNode success(ObjectNode structured, long maxResultBytes) {
+        String text = structured.toString();
+        long rendered = RenderedSize.ofUtf8(text) + RenderedSize.ofJsonString(text);
+        if (rendered > maxResultBytes) {
+            return tooLarge(rendered, maxResultBytes);
+        }
         ObjectNode result = JSON.objectNode();
-        result.putArray("content").addObject().put("type", "text").put("text", structured.toString());
-        result.set("structuredContent", structured);
+        result.putArray("content").addObject().put("type", "text").put("text", text);
+        result.putRawValue("structuredContent", new RawValue(text));
         result.put("isError", false);
         return result;
+    }
+
+    private static ObjectNode tooLarge(long rendered, long maxResultBytes) {
+        return wrapError(errorObject("RESPONSE_TOO_LARGE", "the result would be " + rendered
+                + " bytes once rendered, over the gateway's cap of " + maxResultBytes + " bytes; nothing of it is returned"));
     }
 
     private static ObjectNode http(HttpResponseOutcome r) {

@@ -41,7 +41,8 @@ class OutcomeRenderingTest {
 
     private static JsonNode structured(ObjectNode result) throws Exception {
         assertFalse(result.get("isError").asBoolean());
-        JsonNode s = result.get("structuredContent");
+        // structuredContent is written raw (the text item's string, serialized once): read it as a client does.
+        JsonNode s = JSON.readTree(JSON.writeValueAsString(result)).get("structuredContent");
         assertEquals(s, JSON.readTree(result.get("content").get(0).get("text").textValue()), "the text item is the same JSON");
         assertEquals("text", result.get("content").get(0).get("type").textValue());
         return s;

@@ -56,6 +56,41 @@ class ToolResultsTest {
         assertFalse(result.has("structuredContent"));
     }
 
+    @Test
+    void aBodyOfNulBytesIsCappedAsRenderedNotAsReadAndBecomesResponseTooLarge() throws Exception {
+        byte[] nul = new byte[1 << 20];
+        dev.postern.policy.outcome.HttpResponseOutcome r = new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
+                java.util.List.of(new dev.postern.policy.action.HeaderField("Content-Type", "text/plain")), nul, false);
+
+        ObjectNode capped = ToolResults.outcome(r, 4L << 20);
+
+        assertTrue(capped.get("isError").asBoolean());
+        assertFalse(capped.has("structuredContent"));
+        JsonNode error = errorOf(capped);
+        assertEquals("RESPONSE_TOO_LARGE", error.get("code").asText());
+        assertTrue(error.get("message").asText().contains("over the gateway's cap of 4194304 bytes"), error.toString());
+        assertTrue(JSON.writeValueAsBytes(capped).length < 1024, "the refusal carries nothing of the body");
+    }
+
+    @Test
+    void theRenderedSizeIsTheSizeJacksonWritesAndTheStructuredJsonIsSerializedOnce() throws Exception {
+        java.util.Random random = new java.util.Random(17);
+        for (int round = 0; round < 200; round++) {
+            byte[] body = new byte[random.nextInt(300)];
+            for (int i = 0; i < body.length; i++) {
+                body[i] = (byte) (random.nextBoolean() ? random.nextInt(0x80) : "\"\\\u0000\n\té€".getBytes(StandardCharsets.UTF_8)[random.nextInt(8)]);
+            }
+            ObjectNode result = ToolResults.outcome(new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
+                    java.util.List.of(new dev.postern.policy.action.HeaderField("Content-Type", "text/plain")), body, false), 1L << 20);
+            byte[] written = JSON.writeValueAsBytes(result);
+            String text = result.get("content").get(0).get("text").textValue();
+            long expected = "{\"content\":[{\"type\":\"text\",\"text\":".length() + RenderedSize.ofJsonString(text)
+                    + "}],\"structuredContent\":".length() + RenderedSize.ofUtf8(text) + ",\"isError\":false}".length();
+            assertEquals(expected, written.length, "round " + round + ": " + new String(written, StandardCharsets.UTF_8));
+            assertEquals(JSON.readTree(text), JSON.readTree(written).get("structuredContent"), "the text item is the structured JSON");
+        }
+    }
+
     /** The error object inside the one text content item. */
     private static JsonNode errorOf(ObjectNode result) throws Exception {
         assertEquals(1, result.get("content").size());

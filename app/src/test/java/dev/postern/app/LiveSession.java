@@ -1,0 +1,156 @@
+package dev.postern.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.port.ActionExecutor;
+import dev.postern.protocol.mcp.McpServer;
+import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.transport.FrameReader;
+import dev.postern.transport.FrameWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The real session loop (McpServer, PolicyEngine, Dispatcher, FileAuditJournal, frame reader and
+ * writer) driven line by line over a pipe, so a test can send, read an answer, and send again while
+ * calls are still running. The executors are the test's.
+ */
+final class LiveSession implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final PipedOutputStream input = new PipedOutputStream();
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    final AtomicBoolean fatalHookRan = new AtomicBoolean();
+    private final FileAuditJournal journal;
+    private final Dispatcher dispatcher;
+    private final CompletableFuture<ExitStatus> exit = new CompletableFuture<>();
+    final Thread thread;
+
+    LiveSession(Path journalDir, Policy policy, int maxInFlight, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
+        PipedInputStream in = new PipedInputStream(input, 1 << 20);
+        PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
+        journal = FileAuditJournal.open(journalDir, diagnostics);
+        dispatcher = new Dispatcher(executors);
+        StdioSession session = new StdioSession(
+                new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20, maxResultBytes),
+                new PolicyEngine(policy), dispatcher, journal,
+                new FrameReader(in, 1 << 20), new FrameWriter(new LineSink(lines)), maxInFlight, diagnostics);
+        session.onFatal(() -> fatalHookRan.set(true));
+        thread = new Thread(() -> {
+            try {
+                exit.complete(session.run());
+            } catch (Throwable e) {
+                exit.completeExceptionally(e);
+            }
+        }, "live-session");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    LiveSession handshake() throws IOException {
+        send(SessionHarness.INIT + SessionHarness.INITIALIZED);
+        next();
+        return this;
+    }
+
+    void send(String lines) throws IOException {
+        input.write(lines.getBytes(StandardCharsets.UTF_8));
+        input.flush();
+    }
+
+    /** The next line the session writes, waiting up to 20 s (far longer than any answer here takes). */
+    JsonNode next() {
+        try {
+            String line = lines.poll(20, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new AssertionError("no line from the session within 20 s; stderr: " + stderr.toString(StandardCharsets.UTF_8));
+            }
+            return JSON.readTree(line);
+        } catch (InterruptedException | IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Whatever else was written, without waiting. */
+    List<String> rest() {
+        List<String> out = new java.util.ArrayList<>();
+        lines.drainTo(out);
+        return out;
+    }
+
+    /** The exit status, waiting up to {@code within}, without ending the input. */
+    ExitStatus exit(Duration within) throws Exception {
+        return exit.get(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Ends the input and waits for the exit status. */
+    ExitStatus finish(Duration within) throws Exception {
+        input.close();
+        return exit.get(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() throws IOException {
+        input.close();
+        try {
+            exit.get(30, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // the test has already failed or finished; closing must not hide that
+        }
+        dispatcher.close();
+        journal.close();
+    }
+
+    static String ping(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}\n";
+    }
+
+    static String cancel(int id) {
+        return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + id + "}}\n";
+    }
+
+    /** Collects whole lines written by the FrameWriter. */
+    private static final class LineSink extends OutputStream {
+        private final BlockingQueue<String> lines;
+        private final ByteArrayOutputStream current = new ByteArrayOutputStream();
+
+        LineSink(BlockingQueue<String> lines) {
+            this.lines = lines;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (b == '\n') {
+                lines.add(current.toString(StandardCharsets.UTF_8));
+                current.reset();
+            } else {
+                current.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                write(b[i]);
+            }
+        }
+    }
+}
