@@ -51,7 +51,7 @@ final class ConfigGate {
         Thread t = new Thread(() -> {
             try {
                 deferred.validation().run();
-                ready.complete(new ToolCatalog(policy));
+                ready.complete(new ToolCatalog(Gateway.kinds(), policy));
             } catch (Throwable e) {
                 ready.completeExceptionally(e);
             }

@@ -1,18 +1,31 @@
 package dev.postern.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
+import dev.postern.app.journal.ActionRows;
+import dev.postern.app.journal.ChainVerifier;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.executor.http.HttpActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.RegistrationPoint;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.ActionExecutor;
+import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
+import dev.postern.protocol.json.JsonSyntaxError;
+import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.protocol.tools.EffectKind;
+import dev.postern.protocol.tools.EffectKinds;
+import dev.postern.protocol.tools.HttpRequestKind;
+import dev.postern.protocol.tools.SshExecKind;
 import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.FrameReader;
 import dev.postern.transport.FrameWriter;
 import java.io.IOException;
@@ -21,14 +34,35 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The composition root, read top to bottom: one method per adapter, wired by hand, no container.
- * This is the one place that knows every module.
+ * The composition root, read top to bottom, wired by hand, no container. This is the one place that
+ * knows every module, and {@link #KINDS} is the one place a kind of effect is registered.
  */
 public final class Gateway {
+
+    /**
+     * The registration point: one line per kind of effect, its protocol description and how its executor
+     * is built (on the kind's first permit, so a session that never calls SSH never starts an SSH client).
+     * Everything that presents or routes kinds (tools, results, journal, explain, check-config) reads this list.
+     */
+    @RegistrationPoint("one line: the kind and its executor factory")
+    static final List<Registration<?>> KINDS = List.of(
+            Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials)),
+            // As many SSH sessions per host as calls can run at once; more could never be used.
+            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight())));
+
+    private static final EffectKinds EFFECT_KINDS =
+            new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
+
     private Gateway() {
+    }
+
+    /** The registered kinds of effect, in registration order. */
+    public static EffectKinds kinds() {
+        return EFFECT_KINDS;
     }
 
     /** Runs {@code mcp-stdio} on a loaded, fully validated config until the session ends; returns the exit status. */
@@ -54,7 +88,6 @@ public final class Gateway {
             diagnostics.println(invalid.orElse("postern: cannot open the journal in " + config.journalDirectory() + ": " + e.getMessage()));
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
-        CredentialStore credentials = credentials(config);
         // Every frame but the first initialize waits here for the config check; an invalid config ends the
         // session on the reading thread before that frame is served (ConfigGate.Invalid, caught below).
         Supplier<ToolCatalog> checkedCatalog = () -> {
@@ -64,30 +97,21 @@ public final class Gateway {
             return gate.catalog();
         };
         ExitStatus status;
-        try (journal; Dispatcher dispatcher = dispatcher(config, credentials)) {
-            StdioSession session = new StdioSession(
-                    new McpServer(checkedCatalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes()),
-                    new PolicyEngine(config.policy()),
-                    dispatcher,
-                    journal,
-                    new FrameReader(in, config.maxFrameBytes()),
-                    new FrameWriter(gate.startingAfterFirstFlush(protocolOut)),
-                    config.maxInFlight(),
-                    diagnostics);
-            session.onOutputBroken(() -> {
-                journal.close();
-                Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
-            });
-            // The reader may be blocked on stdin: end the process from the worker, journals flushed.
-            session.onFatal(() -> {
-                journal.close();
-                Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
-            });
-            try {
-                status = session.run();
-            } catch (ConfigGate.Invalid e) {
-                status = ExitStatus.CONFIG_ERROR;
-            }
+        try (journal) {
+            status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
+                    in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                        session.onOutputBroken(() -> {
+                            journal.close();
+                            Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
+                        });
+                        // The reader may be blocked on stdin: end the process from the worker, journals flushed.
+                        session.onFatal(() -> {
+                            journal.close();
+                            Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
+                        });
+                    });
+        } catch (ConfigGate.Invalid e) {
+            status = ExitStatus.CONFIG_ERROR;
         }
         // A session that ended after the initialize answer alone still ends with the config's verdict.
         Optional<String> invalid = gate.problem();
@@ -95,8 +119,79 @@ public final class Gateway {
         return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : status;
     }
 
+    /**
+     * One session over a journal the caller opened, with the registered kinds; each executor in
+     * {@code substitutes} replaces the registered one for its permit type, and a tool result is capped
+     * at {@code maxResultBytes} as rendered. Tests run the gateway through here, with recording
+     * executors, and wire nothing of their own. {@code process} sets what the process does when the
+     * output breaks or a fatal error strikes (the real gateway halts).
+     */
+    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
+            InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
+        ToolCatalog catalog = catalog(config);
+        return run(config, journal, substitutes, maxResultBytes, () -> catalog, in, protocolOut, diagnostics, process);
+    }
+
+    private static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
+            long maxResultBytes, Supplier<ToolCatalog> catalog, InputStream in, OutputStream protocolOut, PrintStream diagnostics,
+            Consumer<StdioSession> process) {
+        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
+            StdioSession session = new StdioSession(
+                    new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
+                    ToolCallService.executing(policyEngine(config), journal, dispatcher, diagnostics),
+                    journal,
+                    new FrameReader(in, config.maxFrameBytes()),
+                    new FrameWriter(protocolOut),
+                    config.maxInFlight(),
+                    diagnostics);
+            process.accept(session);
+            return session.run();
+        }
+    }
+
+    /** The use case for {@code explain}: the policy decision and nothing after it. */
+    public static ToolCallService explainer(GatewayConfig config) {
+        return ToolCallService.explaining(policyEngine(config));
+    }
+
+    /** The tools the config offers, for {@code explain}. */
+    public static ToolCatalog catalog(GatewayConfig config) {
+        return new ToolCatalog(kinds(), config.policy());
+    }
+
+    static PolicyEngine policyEngine(GatewayConfig config) {
+        return new PolicyEngine(config.policy());
+    }
+
     static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
-        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics);
+        return FileAuditJournal.open(config.journalDirectory(), config.journalRotateBytes(), diagnostics, journalRows());
+    }
+
+    /** How the journal's rows describe each kind's permits and outcomes: asked of the kind. */
+    public static ActionRows journalRows() {
+        return new ActionRows() {
+            @Override
+            public void intent(AuthorizedAction permit, ObjectNode row) {
+                kinds().journalIntent(permit, row);
+            }
+
+            @Override
+            public void outcome(Outcome outcome, ObjectNode row) {
+                kinds().journalOutcome(outcome, row);
+            }
+        };
+    }
+
+    /** {@code audit verify}'s verifier, reading rows with the protocol's strict JSON parser. */
+    public static ChainVerifier chainVerifier() {
+        StrictJson strict = new StrictJson(ChainVerifier.MAX_ROW_BYTES);
+        return new ChainVerifier(text -> {
+            try {
+                return strict.parse(text);
+            } catch (JsonSyntaxError e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        });
     }
 
     static CredentialStore credentials(GatewayConfig config) {
@@ -104,21 +199,24 @@ public final class Gateway {
     }
 
     /**
-     * Each executor is built on its first permit: a session that sends no SSH command never loads the
-     * SSH client, and start-up (spawn to the initialize response) pays for neither.
+     * One slot per registered kind; each executor is built on its kind's first permit. A substitute must
+     * take the permits of exactly one registered kind, one substitute per kind.
      */
-    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials) {
-        return Dispatcher.onFirstUse(List.of(
-                Dispatcher.OnFirstUse.of(AuthorizedHttpRequest.class, () -> httpExecutor(credentials)),
-                Dispatcher.OnFirstUse.of(AuthorizedSshCommand.class, () -> sshExecutor(config, credentials))));
-    }
-
-    static HttpActionExecutor httpExecutor(CredentialStore credentials) {
-        return new HttpActionExecutor(credentials);
-    }
-
-    /** As many SSH sessions per host as calls can run at once; more could never be used. */
-    static SshActionExecutor sshExecutor(GatewayConfig config, CredentialStore credentials) {
-        return new SshActionExecutor(credentials, config.maxInFlight());
+    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes) {
+        for (ActionExecutor<?> substitute : substitutes) {
+            long takers = KINDS.stream().filter(r -> r.kind().permitType().equals(substitute.permitType())).count();
+            long twins = substitutes.stream().filter(s -> s.permitType().equals(substitute.permitType())).count();
+            if (takers != 1 || twins != 1) {
+                throw new IllegalArgumentException("a substitute executor for " + substitute.permitType().getSimpleName()
+                        + " must replace exactly one registered kind's, and be the only one for it");
+            }
+        }
+        return Dispatcher.onFirstUse(KINDS.stream().<Dispatcher.OnFirstUse<?>>map(registration -> {
+            Registration<?> r = registration;
+            for (ActionExecutor<?> substitute : substitutes) {
+                r = r.withExecutor(substitute);
+            }
+            return r.slot(config, credentials);
+        }).toList());
     }
 }

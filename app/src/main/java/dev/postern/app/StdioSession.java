@@ -1,13 +1,9 @@
 package dev.postern.app;
 
 import dev.postern.policy.Decision;
-import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.Cancellation;
-import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
 import dev.postern.protocol.jsonrpc.ErrorCode;
@@ -49,8 +45,7 @@ public final class StdioSession {
     static final Duration CANCEL_GRACE = Duration.ofSeconds(2);
 
     private final McpServer mcp;
-    private final PolicyEngine engine;
-    private final Dispatcher dispatcher;
+    private final ToolCallService calls;
     private final AuditJournal journal;
     private final FrameReader reader;
     private final FrameWriter writer;
@@ -59,7 +54,7 @@ public final class StdioSession {
     private final Semaphore admitted;
     private final int capacity;
     private final ExecutorService workers;
-    private final Map<RequestId, Cancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
@@ -67,11 +62,10 @@ public final class StdioSession {
     private boolean closed;
     private boolean broken;
 
-    public StdioSession(McpServer mcp, PolicyEngine engine, Dispatcher dispatcher, AuditJournal journal,
+    public StdioSession(McpServer mcp, ToolCallService calls, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
         this.mcp = mcp;
-        this.engine = engine;
-        this.dispatcher = dispatcher;
+        this.calls = calls;
         this.journal = journal;
         this.reader = reader;
         this.writer = writer;
@@ -160,9 +154,10 @@ public final class StdioSession {
             return batch(b);
         }
         if (inbound instanceof Inbound.Cancel c) {
-            Cancellation cancellation = inFlight.get(c.id());
-            if (cancellation != null) {
-                cancellation.cancel();
+            Running running = inFlight.get(c.id());
+            if (running != null) {
+                running.byClient = true;
+                running.cancellation.cancel();
             }
             return true;
         }
@@ -181,10 +176,10 @@ public final class StdioSession {
             return false;
         }
         admitted.acquire();
-        Cancellation cancellation = new Cancellation();
-        inFlight.put(e.id(), cancellation);
+        Running running = new Running();
+        inFlight.put(e.id(), running);
         try {
-            workers.execute(() -> perform(e, cancellation, answer));
+            workers.execute(() -> perform(e, running, answer));
         } catch (RuntimeException rejected) {
             inFlight.remove(e.id());
             admitted.release();
@@ -227,24 +222,35 @@ public final class StdioSession {
     }
 
     /**
-     * Decides, journals and executes one tool call on a worker thread, then answers it. A call
+     * Runs one tool call through the {@link ToolCallService} on a worker thread, then answers it. A call
      * cancelled while it waited is still decided and journaled (a permit's outcome row says
-     * CANCELLED) but never runs and gets no answer. Whatever is thrown becomes an answer for the
+     * CANCELLED) but never runs; a call the client cancelled gets no answer, one the session cancelled
+     * (end of input past the grace period, an interrupt) is answered. Whatever is thrown becomes an answer for the
      * call; the place is released in every case.
      */
-    private void perform(Inbound.Execute call, Cancellation cancellation, Answer answer) {
+    private void perform(Inbound.Execute call, Running running, Answer answer) {
+        Cancellation cancellation = running.cancellation;
         String line = null;
         VirtualMachineError fatalError = null;
         try {
-            Decision decision = engine.decide(call.action());
-            if (decision instanceof Decision.Deny deny) {
-                journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), call.frameSha256()));
-                line = mcp.renderDenial(call.id(), deny);
-            } else {
-                Ran ran = execute(((Decision.Permit) decision).permit(), call, cancellation);
-                fatalError = ran.fatal();
-                line = mcp.renderOutcome(call.id(), ran.outcome());
-            }
+            VirtualMachineError[] executorFatal = new VirtualMachineError[1];
+            line = calls.call(call.action(), call.frameSha256(), cancellation, new ToolCallService.Answers<String>() {
+                @Override
+                public String denied(Decision.Deny deny) {
+                    return mcp.renderDenial(call.id(), deny);
+                }
+
+                @Override
+                public String executed(Outcome outcome) {
+                    return mcp.renderOutcome(call.id(), outcome);
+                }
+
+                @Override
+                public void fatal(VirtualMachineError error) {
+                    executorFatal[0] = error;
+                }
+            });
+            fatalError = executorFatal[0];
         } catch (VirtualMachineError e) {
             fatalError = e;
             line = internalError(call, e);
@@ -256,7 +262,7 @@ public final class StdioSession {
                 fatal = true; // before the answer: a client that reads it and sends more must find the session over
             }
             try {
-                answer.accept(cancellation.isCancelled() ? null : line);
+                answer.accept(running.byClient ? null : line);
             } catch (VirtualMachineError e) {
                 fatalError = e;
             } catch (Throwable e) {
@@ -275,34 +281,14 @@ public final class StdioSession {
         return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
     }
 
-    /** What running a permit came to, and the fatal VM error it hit, if any (already journaled as a failure). */
-    private record Ran(Outcome outcome, VirtualMachineError fatal) {
-    }
-
-    private Ran execute(dev.postern.policy.AuthorizedAction permit, Inbound.Execute call, Cancellation cancellation) {
-        long intent;
-        try {
-            intent = journal.intent(permit, call.frameSha256());
-        } catch (JournalUnavailableException e) {
-            diagnostics.println("postern: " + e.getMessage());
-            return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE, "the actions journal could not be written, so nothing ran"),
-                    null);
-        }
-        Outcome outcome;
-        VirtualMachineError fatalError = null;
-        try {
-            outcome = cancellation.isCancelled()
-                    ? new ExecutionFailure(FailureCode.CANCELLED, "cancelled before it started")
-                    : dispatcher.dispatch(permit, cancellation);
-        } catch (Throwable e) {
-            // The executor broke its contract with an Error (the Dispatcher turns exceptions into
-            // failures already): the outcome row must say so, never ok.
-            diagnostics.println("postern: the executor failed: " + e);
-            fatalError = e instanceof VirtualMachineError vm ? vm : null;
-            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + e.getClass().getSimpleName());
-        }
-        journal.outcome(intent, outcome);
-        return new Ran(outcome, fatalError);
+    /**
+     * A call admitted and not yet answered: its cancellation, and whether the client asked for it
+     * (then its answer is suppressed, as MCP says). A call the session itself cancels (end of
+     * input past the grace period, an interrupt) is still answered, with what it came to.
+     */
+    private static final class Running {
+        final Cancellation cancellation = new Cancellation();
+        volatile boolean byClient;
     }
 
     /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
@@ -383,6 +369,6 @@ public final class StdioSession {
     }
 
     private void cancelAll() {
-        inFlight.values().forEach(Cancellation::cancel);
+        inFlight.values().forEach(r -> r.cancellation.cancel());
     }
 }

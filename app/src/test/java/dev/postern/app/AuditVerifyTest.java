@@ -202,7 +202,7 @@ class AuditVerifyTest {
 
     @Test
     void anInterruptedActionIsListedWithoutFailingTheCheck() throws Exception {
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, System.err)) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, System.err, Gateway.journalRows())) {
             dev.postern.policy.Decision d = new dev.postern.policy.PolicyEngine(SessionHarness.policy()).decide(
                     new dev.postern.policy.action.HttpRequestAction("GET", "http://127.0.0.1:9/v1/killed", List.of(), List.of(),
                             java.util.Optional.empty()));
@@ -218,7 +218,7 @@ class AuditVerifyTest {
 
     @Test
     void aChainRotatedAcrossFilesIsVerifiedAsOne() throws Exception {
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, 4096, System.err)) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, 4096, System.err, Gateway.journalRows())) {
             for (int i = 0; i < 40; i++) {
                 journal.rejected(new dev.postern.policy.port.Rejection(dev.postern.policy.port.Stage.JSON, "PARSE_ERROR",
                         java.util.Optional.empty(), "ef".repeat(32)));

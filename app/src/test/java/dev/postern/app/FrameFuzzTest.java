@@ -89,7 +89,7 @@ class FrameFuzzTest {
     }
 
     private final Policy policy = SessionHarness.policy();
-    private final ToolCatalog catalog = new ToolCatalog(policy);
+    private final ToolCatalog catalog = new ToolCatalog(Gateway.kinds(), policy);
     private final PolicyEngine engine = new PolicyEngine(policy);
     private final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
     private final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();

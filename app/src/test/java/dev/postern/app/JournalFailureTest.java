@@ -95,7 +95,7 @@ class JournalFailureTest {
             raf.write(rows);
         }
         SessionHarness h = new SessionHarness(dir);
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, Long.MAX_VALUE, h.diagnostics())) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, Long.MAX_VALUE, h.diagnostics(), Gateway.journalRows())) {
             h.run(input, journal);
         }
 
@@ -134,7 +134,7 @@ class JournalFailureTest {
     @Test
     void aJournalPathThatIsADirectoryStopsStartUpBeforeAnyInput() throws Exception {
         Files.createDirectories(dir.resolve(FileAuditJournal.ACTIONS));
-        IOException e = assertThrows(IOException.class, () -> FileAuditJournal.open(dir, System.err));
+        IOException e = assertThrows(IOException.class, () -> FileAuditJournal.open(dir, System.err, Gateway.journalRows()));
         assertTrue(e.getMessage().contains(FileAuditJournal.ACTIONS + " is not a regular file"), e.getMessage());
     }
 }

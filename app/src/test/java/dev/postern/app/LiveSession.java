@@ -2,15 +2,10 @@ package dev.postern.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.journal.FileAuditJournal;
-import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.port.ActionExecutor;
-import dev.postern.protocol.mcp.McpServer;
-import dev.postern.protocol.mcp.ServerInfo;
-import dev.postern.protocol.tools.ToolCatalog;
-import dev.postern.transport.FrameReader;
-import dev.postern.transport.FrameWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -28,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The real session loop (McpServer, PolicyEngine, Dispatcher, FileAuditJournal, frame reader and
- * writer) driven line by line over a pipe, so a test can send, read an answer, and send again while
- * calls are still running. The executors are the test's.
+ * The real gateway ({@link Gateway}'s own wiring of McpServer, ToolCallService, PolicyEngine,
+ * Dispatcher, FileAuditJournal, frame reader and writer) driven line by line over a pipe, so a test can
+ * send, read an answer, and send again while calls are still running. The executors are the test's,
+ * substituted at the registration point.
  */
 final class LiveSession implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,23 +36,18 @@ final class LiveSession implements AutoCloseable {
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     final AtomicBoolean fatalHookRan = new AtomicBoolean();
     private final FileAuditJournal journal;
-    private final Dispatcher dispatcher;
     private final CompletableFuture<ExitStatus> exit = new CompletableFuture<>();
     final Thread thread;
 
     LiveSession(Path journalDir, Policy policy, int maxInFlight, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
         PipedInputStream in = new PipedInputStream(input, 1 << 20);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        journal = FileAuditJournal.open(journalDir, diagnostics);
-        dispatcher = new Dispatcher(executors);
-        StdioSession session = new StdioSession(
-                new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20, maxResultBytes),
-                new PolicyEngine(policy), dispatcher, journal,
-                new FrameReader(in, 1 << 20), new FrameWriter(new LineSink(lines)), maxInFlight, diagnostics);
-        session.onFatal(() -> fatalHookRan.set(true));
+        GatewayConfig config = SessionHarness.config(journalDir, policy, maxInFlight);
+        journal = Gateway.journal(config, diagnostics);
         thread = new Thread(() -> {
             try {
-                exit.complete(session.run());
+                exit.complete(Gateway.run(config, journal, executors, maxResultBytes, in, new LineSink(lines), diagnostics,
+                        session -> session.onFatal(() -> fatalHookRan.set(true))));
             } catch (Throwable e) {
                 exit.completeExceptionally(e);
             }
@@ -115,7 +106,6 @@ final class LiveSession implements AutoCloseable {
         } catch (Exception ignored) {
             // the test has already failed or finished; closing must not hide that
         }
-        dispatcher.close();
         journal.close();
     }
 

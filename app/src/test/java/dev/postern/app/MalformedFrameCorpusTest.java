@@ -56,7 +56,7 @@ class MalformedFrameCorpusTest {
                 Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
                 List.of(new SshCommandSpec("greet", List.of("echo", "{name}"),
                         Map.of("name", new ParamSpec.StringParam(Optional.of(Pattern.compile("[a-z]+")), Optional.empty(), 16)))));
-        return new Policy(List.of(loopback), List.of(box));
+        return Policy.of(List.of(loopback), List.of(box));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -119,7 +119,7 @@ class SessionFaultsTest {
                 HttpActionExecutor http = new HttpActionExecutor(new EnvironmentAndFileCredentialStore(Map.of()))) {
             target.stall("/v1/stall", Duration.ofSeconds(60));
             target.respond("/v1/queued", 200, Map.of(), new byte[0]);
-            Policy policy = new Policy(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
+            Policy policy = Policy.of(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
                     Set.of("GET"), List.of("/v1"), Set.of(), Optional.empty(), Duration.ofSeconds(45), 1024, true)), List.of());
             try (LiveSession s = new LiveSession(dir, policy, 1, 1 << 20, List.of(http)).handshake()) {
                 s.send(call(2, target.port(), "/v1/stall"));
@@ -144,11 +144,32 @@ class SessionFaultsTest {
     }
 
     @Test
+    void aCallStillRunningAfterTheEndOfInputGraceIsAnsweredCancelledNotDropped() throws Exception {
+        try (FakeHttpService target = FakeHttpService.start();
+                HttpActionExecutor http = new HttpActionExecutor(new EnvironmentAndFileCredentialStore(Map.of()))) {
+            target.stall("/v1/stall", Duration.ofSeconds(60));
+            Policy policy = Policy.of(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
+                    Set.of("GET"), List.of("/v1"), Set.of(), Optional.empty(), Duration.ofSeconds(45), 1024, true)), List.of());
+            try (LiveSession s = new LiveSession(dir, policy, 1, 1 << 20, List.of(http)).handshake()) {
+                s.send(call(2, target.port(), "/v1/stall") + call(3, target.port(), "/v1/stall"));
+                assertEquals("/v1/stall", target.takeRequest(Duration.ofSeconds(20)).path(), "the only worker is now busy");
+
+                assertEquals(ExitStatus.OK, s.finish(Duration.ofSeconds(40)));
+                List<String> answers = s.rest();
+                assertEquals(2, answers.size(), "the client cancelled neither call, so both are answered: " + answers);
+                for (String answer : answers) {
+                    assertEquals("CANCELLED", errorCode(JSON.readTree(answer)), answer);
+                }
+            }
+        }
+    }
+
+    @Test
     void aBodyOfNulBytesPastTheRenderedCapIsResponseTooLarge() throws Exception {
         try (FakeHttpService target = FakeHttpService.start();
                 HttpActionExecutor http = new HttpActionExecutor(new EnvironmentAndFileCredentialStore(Map.of()))) {
             target.respond("/v1/nul", 200, Map.of("Content-Type", "text/plain"), new byte[1 << 20]);
-            Policy policy = new Policy(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
+            Policy policy = Policy.of(List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:" + target.port()),
                     Set.of("GET"), List.of("/v1"), Set.of(), Optional.empty(), Duration.ofSeconds(20), 2 << 20, true)), List.of());
             try (LiveSession s = new LiveSession(dir, policy, 1, 2 << 20, List.of(http)).handshake()) {
                 s.send(call(2, target.port(), "/v1/nul") + LiveSession.ping(3));
@@ -179,14 +200,11 @@ class SessionFaultsTest {
         java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
         java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
         ExitStatus exit;
-        try (dev.postern.app.journal.FileAuditJournal journal = dev.postern.app.journal.FileAuditJournal.open(dir,
-                new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8));
-                Dispatcher dispatcher = new Dispatcher(List.of(RecordingExecutor.http()))) {
-            exit = new StdioSession(new dev.postern.protocol.mcp.McpServer(new dev.postern.protocol.tools.ToolCatalog(SessionHarness.policy()),
-                    new dev.postern.protocol.mcp.ServerInfo("postern", "test"), 1 << 20),
-                    new dev.postern.policy.PolicyEngine(SessionHarness.policy()), dispatcher, journal,
-                    new dev.postern.transport.FrameReader(exploding, 1 << 20), new dev.postern.transport.FrameWriter(stdout), 1,
-                    new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8)).run();
+        dev.postern.app.config.GatewayConfig config = SessionHarness.config(dir, SessionHarness.policy(), 1);
+        java.io.PrintStream diagnostics = new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8);
+        try (dev.postern.app.journal.FileAuditJournal journal = Gateway.journal(config, diagnostics)) {
+            exit = Gateway.run(config, journal, List.of(RecordingExecutor.http()),
+                    dev.postern.protocol.tools.ToolResults.DEFAULT_MAX_RESULT_BYTES, exploding, stdout, diagnostics, session -> { });
         }
         assertEquals(ExitStatus.INTERNAL_ERROR, exit);
         List<String> out = List.of(stdout.toString(StandardCharsets.UTF_8).split("\n"));

@@ -1,10 +1,10 @@
 package dev.postern.app;
 
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -14,11 +14,7 @@ import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import dev.postern.policy.port.AuditJournal;
-import dev.postern.protocol.mcp.McpServer;
-import dev.postern.protocol.mcp.ServerInfo;
-import dev.postern.protocol.tools.ToolCatalog;
-import dev.postern.transport.FrameReader;
-import dev.postern.transport.FrameWriter;
+import dev.postern.protocol.tools.ToolResults;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -32,8 +28,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Runs the real session loop — real McpServer, PolicyEngine, Dispatcher, FileAuditJournal, frame
- * reader and writer — over in-memory bytes, with recording executors at the seam under execution.
+ * Runs the real gateway — {@link Gateway}'s own wiring of McpServer, ToolCallService, PolicyEngine,
+ * Dispatcher, FileAuditJournal, frame reader and writer — over in-memory bytes, with recording executors
+ * substituted at the one registration point.
  */
 final class SessionHarness {
     static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
@@ -65,7 +62,7 @@ final class SessionHarness {
                 Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
                 List.of(new SshCommandSpec("tail", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                         Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
-        return new Policy(List.of(api), List.of(web));
+        return Policy.of(List.of(api), List.of(web));
     }
 
     static String httpCall(int id, String marker) {
@@ -74,23 +71,27 @@ final class SessionHarness {
     }
 
     SessionHarness run(byte[] input) throws IOException {
-        try (FileAuditJournal journal = FileAuditJournal.open(journalDir, diagnostics())) {
+        try (FileAuditJournal journal = Gateway.journal(config(), diagnostics())) {
             return run(input, journal);
         }
     }
 
     /** Runs the session over {@code input} with a journal the test opened (and closes) itself. */
     SessionHarness run(byte[] input, AuditJournal journal) {
-        PrintStream diagnostics = diagnostics();
-        try (Dispatcher dispatcher = new Dispatcher(List.of(http, ssh))) {
-            StdioSession session = new StdioSession(
-                    new McpServer(new ToolCatalog(policy), new ServerInfo("postern", "test"), 1 << 20),
-                    new PolicyEngine(policy), dispatcher, journal,
-                    new FrameReader(new ByteArrayInputStream(input), 1 << 20),
-                    new FrameWriter(stdout), 4, diagnostics);
-            exit = session.run();
-        }
+        exit = Gateway.run(config(), journal, List.of(http, ssh), ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                new ByteArrayInputStream(input), stdout, diagnostics(), session -> { });
         return this;
+    }
+
+    /** The config the gateway runs on: this harness's policy and journal directory, four calls at once. */
+    GatewayConfig config() {
+        return config(journalDir, policy, 4);
+    }
+
+    /** A config for an in-memory gateway: no credentials, default frame and journal sizes. */
+    static GatewayConfig config(Path journalDir, Policy policy, int maxInFlight) {
+        return new GatewayConfig(journalDir.resolve("postern.json"), policy, 1 << 20, maxInFlight, journalDir,
+                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of());
     }
 
     PrintStream diagnostics() {

@@ -1,5 +1,6 @@
 package dev.postern.bench;
 
+import dev.postern.app.Gateway;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
@@ -61,7 +62,7 @@ public class JournalAppendBenchmark {
     @Setup(Level.Trial)
     public void open() throws IOException {
         dir = Files.createTempDirectory("postern-journal-bench");
-        journal = FileAuditJournal.open(dir, new PrintStream(System.err, true));
+        journal = FileAuditJournal.open(dir, new PrintStream(System.err, true), Gateway.journalRows());
         raw = FileChannel.open(dir.resolve("force-only.bin"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND);
         Decision d = new PolicyEngine(Workload.policy()).decide(new HttpRequestAction("GET", Workload.BASE_URL + "/v1/items/17",

@@ -3,6 +3,7 @@ package dev.postern.bench;
 import dev.postern.protocol.mcp.Inbound;
 import dev.postern.protocol.mcp.McpServer;
 import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.app.Gateway;
 import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.transport.Frame;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,7 @@ public class McpServerBenchmark {
 
     @Setup
     public void initialize() {
-        server = new McpServer(new ToolCatalog(Workload.policy()), new ServerInfo("postern", "bench"), Workload.MAX_FRAME_BYTES);
+        server = new McpServer(new ToolCatalog(Gateway.kinds(), Workload.policy()), new ServerInfo("postern", "bench"), Workload.MAX_FRAME_BYTES);
         expect(Inbound.Respond.class, server.receive(Frame.of(Workload.INITIALIZE)));
         expect(Inbound.Ignore.class, server.receive(Frame.of(Workload.INITIALIZED)));
         httpCall = Frame.of(Workload.HTTP_CALL);

@@ -36,6 +36,6 @@ final class Workload {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl(BASE_URL), Set.of("GET", "POST"),
                 List.of("/v1/", "/health"), Set.of("Accept", "X-Request-Id"), Optional.empty(),
                 Duration.ofSeconds(5), 1 << 20, true);
-        return new Policy(List.of(api), List.of());
+        return Policy.of(List.of(api), List.of());
     }
 }

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * then the first target with the same origin whose method, path and header rules all pass
  * permits it. Rule ids are part of the public surface (README, "Rule ids").
  */
-final class HttpRules {
+final class HttpRules implements Rules<HttpRequestAction> {
     static final int MAX_URL_LENGTH = HttpRequestAction.MAX_URL_LENGTH;
 
     private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
@@ -48,7 +48,13 @@ final class HttpRules {
         this.targets = targets;
     }
 
-    Decision decide(HttpRequestAction request) {
+    @Override
+    public Class<HttpRequestAction> actionType() {
+        return HttpRequestAction.class;
+    }
+
+    @Override
+    public Decision decide(HttpRequestAction request) {
         if (!METHOD.matcher(request.method()).matches()) {
             return new Deny("http.method", "method must be upper-case letters, got \"" + printable(request.method()) + '"');
         }

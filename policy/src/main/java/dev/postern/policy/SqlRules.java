@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * number param a whole or decimal one) and valid against its spec. The values are put in the order
  * of the statement's placeholders, typed as declared, ready to bind.
  */
-final class SqlRules {
+final class SqlRules implements Rules<SqlQueryAction> {
     /** Digits a decimal argument may carry; PostgreSQL's numeric holds more, an agent needs fewer. */
     static final int MAX_DECIMAL_DIGITS = 1000;
 
@@ -33,8 +33,15 @@ final class SqlRules {
         this.policy = policy;
     }
 
-    Decision decide(SqlQueryAction request) {
-        Optional<SqlDatabase> database = policy.sqlDatabase(request.database());
+    @Override
+    public Class<SqlQueryAction> actionType() {
+        return SqlQueryAction.class;
+    }
+
+    @Override
+    public Decision decide(SqlQueryAction request) {
+        Optional<SqlDatabase> database = policy.allowances(SqlDatabase.class).stream()
+                .filter(d -> d.name().equals(request.database())).findFirst();
         if (database.isEmpty()) {
             return new Deny("sql.database", "no database named \"" + HttpRules.printable(request.database()) + "\" is configured");
         }

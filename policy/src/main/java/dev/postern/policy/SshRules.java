@@ -20,14 +20,20 @@ import java.util.regex.Matcher;
  * command's params, each valid against its spec. The argv is the operator's template with each
  * placeholder replaced; quoting happens once, in {@link AuthorizedSshCommand}.
  */
-final class SshRules {
+final class SshRules implements Rules<SshCommandAction> {
     private final Policy policy;
 
     SshRules(Policy policy) {
         this.policy = policy;
     }
 
-    Decision decide(SshCommandAction request) {
+    @Override
+    public Class<SshCommandAction> actionType() {
+        return SshCommandAction.class;
+    }
+
+    @Override
+    public Decision decide(SshCommandAction request) {
         Optional<SshHost> host = policy.sshHost(request.host());
         if (host.isEmpty()) {
             return new Deny("ssh.host", "no host named \"" + HttpRules.printable(request.host()) + "\" is configured");

@@ -21,7 +21,7 @@ class IdnaHostTest {
     private static PolicyEngine engine(String baseUrl) {
         HttpTarget t = new HttpTarget("shop", Origin.parseBaseUrl(baseUrl), Set.of("GET"), List.of("/api"), Set.of(),
                 Optional.empty(), Duration.ofSeconds(5), 1024, false);
-        return new PolicyEngine(new Policy(List.of(t), List.of()));
+        return new PolicyEngine(Policy.of(List.of(t), List.of()));
     }
 
     private static Decision get(PolicyEngine engine, String url) {

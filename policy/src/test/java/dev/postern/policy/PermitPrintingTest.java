@@ -37,7 +37,7 @@ class PermitPrintingTest {
 
     @Test
     void theEngineHandsBackThePolicyItWasBuiltOn() {
-        Policy policy = new Policy(List.of(), List.of());
+        Policy policy = Policy.of(List.of(), List.of());
         assertSame(policy, new PolicyEngine(policy).policy());
     }
 }

@@ -34,7 +34,7 @@ import net.jqwik.api.Tuple;
  * {@code printf %s <quoted>} must print back exactly the argument's UTF-8 bytes. Spawns one shell per try.
  */
 class ShellQuotingThroughShellTest {
-    private static final PolicyEngine ENGINE = new PolicyEngine(new Policy(List.of(), List.of(
+    private static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(List.of(), List.of(
             TestPolicies.host("local", new SshCommandSpec("print", List.of("printf", "%s", "{s}"),
                     Map.of("s", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 65536)))))));
 

@@ -39,7 +39,7 @@ class SqlRulesTest {
                                     "note", new ParamSpec.StringParam(Optional.of(Pattern.compile("[a-z ]*")), Optional.empty(), 5))),
                     new SqlStatementSpec("cancel", "UPDATE orders SET status = 'cancelled' WHERE id = :id",
                             Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)), false, true)));
-    private static final PolicyEngine ENGINE = new PolicyEngine(new Policy(List.of(), List.of(), List.of(SHOP)));
+    private static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(SHOP));
 
     private static Map<String, SqlArgument> search(SqlArgument min) {
         return Map.of("status", new Text("open"), "min", min, "paid", new Bool(true), "note", new Text("ab"));

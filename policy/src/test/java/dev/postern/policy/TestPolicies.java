@@ -30,7 +30,7 @@ final class TestPolicies {
     }
 
     static PolicyEngine httpEngine(HttpTarget... targets) {
-        return new PolicyEngine(new Policy(List.of(targets), List.of()));
+        return new PolicyEngine(Policy.of(List.of(targets), List.of()));
     }
 
     static HttpRequestAction get(String url) {
@@ -49,7 +49,7 @@ final class TestPolicies {
     }
 
     static PolicyEngine sshEngine(SshHost... hosts) {
-        return new PolicyEngine(new Policy(List.of(), List.of(hosts)));
+        return new PolicyEngine(Policy.of(List.of(), List.of(hosts)));
     }
 
     static SshCommandAction ssh(String host, String command, Map<String, SshArgument> args) {

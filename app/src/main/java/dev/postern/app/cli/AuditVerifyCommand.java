@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.journal.ChainVerifier;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ final class AuditVerifyCommand implements Command {
             io.stderr().println("postern audit: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        ChainVerifier.Result result = ChainVerifier.verify(dir);
+        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir);
         PrintStream out = io.report();
         if (result.noJournal()) {
             out.println("no journal here: " + dir + " holds no decisions.jsonl or actions.jsonl");

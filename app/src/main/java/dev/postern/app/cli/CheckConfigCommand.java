@@ -1,15 +1,13 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.check.DeepReport;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.policy.model.HttpTarget;
-import dev.postern.policy.model.SshCommandSpec;
-import dev.postern.policy.model.SshHost;
+import dev.postern.protocol.tools.EffectKind;
+import dev.postern.protocol.tools.EffectKinds;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code postern check-config [--deep [--connect]] --config FILE}: validates a config and prints what
@@ -79,33 +77,13 @@ final class CheckConfigCommand implements Command {
         b.append("configuration ").append(config.file()).append(" is valid\n");
         b.append("journal: ").append(config.journalDirectory()).append('\n');
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight()).append('\n');
-        if (config.policy().httpTargets().isEmpty() && config.policy().sshHosts().isEmpty()) {
-            b.append("it allows nothing: no HTTP targets and no SSH hosts\n");
+        List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
+        if (kinds.stream().noneMatch(k -> k.offeredBy(config.policy()))) {
+            b.append("it allows nothing: ")
+                    .append(EffectKinds.inWords(kinds.stream().map(k -> "no " + k.allowancesNoun()).toList())).append('\n');
         }
-        for (HttpTarget t : config.policy().httpTargets()) {
-            b.append("http target ").append(t.name()).append(": ").append(new TreeSet<>(t.methods()))
-                    .append(' ').append(t.origin().toUrl()).append(" under ").append(t.pathPrefixes());
-            if (!t.headers().isEmpty()) {
-                b.append(", headers ").append(new TreeSet<>(t.headers()));
-            }
-            t.auth().ifPresent(a -> b.append(", auth ").append(a.scheme().name().toLowerCase(Locale.ROOT))
-                    .append(" with credential ").append(a.credential()));
-            t.trustStore().ifPresent(s -> {
-                b.append(", trusting only the ").append(s.type()).append(" trust store ").append(s.file());
-                s.password().ifPresent(p -> b.append(" (opened with credential ").append(p).append(')'));
-            });
-            if (t.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE) {
-                b.append(", responses over ").append(t.maxResponseBytes()).append(" bytes refused");
-            }
-            b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
-        }
-        for (SshHost h : config.policy().sshHosts()) {
-            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
-                    .append(':').append(h.port()).append('\n');
-            for (SshCommandSpec c : h.commands()) {
-                b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
-                ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
-            }
+        for (EffectKind<?, ?, ?> kind : kinds) {
+            b.append(kind.describeForOperator(config.policy()));
         }
         return b.toString().stripTrailing();
     }

@@ -2,14 +2,11 @@ package dev.postern.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
+import dev.postern.app.ToolCallService;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.AuthorizedAction;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.Decision;
-import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.HeaderField;
-import dev.postern.policy.model.SshHost;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.Binding;
@@ -18,14 +15,13 @@ import dev.postern.protocol.tools.ToolCatalog;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * {@code postern explain}: runs one tool call through schema validation, binding and the policy
- * decision, and prints the verdict. It constructs no executor, opens no journal and resolves no
+ * decision (the {@link ToolCallService}'s dry run), and prints the verdict in the words of the permit's kind. It constructs no executor, opens no journal and resolves no
  * credential, so nothing it explains can run.
  */
 final class ExplainCommand implements Command {
@@ -84,7 +80,7 @@ final class ExplainCommand implements Command {
     }
 
     static ExitStatus explain(GatewayConfig config, String toolName, String arguments, PrintStream out) {
-        ToolCatalog catalog = new ToolCatalog(config.policy());
+        ToolCatalog catalog = Gateway.catalog(config);
         Optional<Tool> tool = catalog.find(toolName);
         if (tool.isEmpty()) {
             out.println("INVALID: unknown tool \"" + toolName + "\"; this config offers "
@@ -111,44 +107,20 @@ final class ExplainCommand implements Command {
             out.println("ANSWER: " + toolName + " is read-only; the gateway answers it from the configuration, no policy decision is involved");
             return ExitStatus.OK;
         }
-        Decision decision = new PolicyEngine(config.policy()).decide(((Binding.ToAction) binding).action());
-        if (decision instanceof Decision.Deny deny) {
-            out.println("DENY by rule " + deny.rule() + ": " + deny.reason());
-            return ExitStatus.CHECK_FAILED;
-        }
-        AuthorizedAction permit = ((Decision.Permit) decision).permit();
-        out.println("PERMIT by rule " + permit.rule());
-        out.println(describe(permit));
-        out.println("(explained only: nothing was sent or run)");
-        return ExitStatus.OK;
-    }
+        return Gateway.explainer(config).dryRun(((Binding.ToAction) binding).action(), new ToolCallService.DryAnswers<>() {
+            @Override
+            public ExitStatus denied(Decision.Deny deny) {
+                out.println("DENY by rule " + deny.rule() + ": " + deny.reason());
+                return ExitStatus.CHECK_FAILED;
+            }
 
-    /** What the executor would do with the permit; names credentials, never their values. */
-    static String describe(AuthorizedAction permit) {
-        StringBuilder b = new StringBuilder();
-        if (permit instanceof AuthorizedHttpRequest h) {
-            b.append("would send: ").append(h.method()).append(' ').append(h.uri().toASCIIString());
-            b.append("\n  target: ").append(h.target().name());
-            for (HeaderField f : h.headers()) {
-                b.append("\n  header: ").append(f.name()).append(": ").append(f.value());
+            @Override
+            public ExitStatus permitted(AuthorizedAction permit) {
+                out.println("PERMIT by rule " + permit.rule());
+                out.println(catalog.kinds().explain(permit));
+                out.println("(explained only: nothing was sent or run)");
+                return ExitStatus.OK;
             }
-            h.body().ifPresent(body -> b.append("\n  body: ").append(body.getBytes(StandardCharsets.UTF_8).length).append(" bytes"));
-            h.target().auth().ifPresent(a -> b.append("\n  auth: ").append(a.scheme().name().toLowerCase(Locale.ROOT))
-                    .append(" with credential ").append(a.credential()).append(", added by the executor"));
-            b.append("\n  limits: timeout ").append(h.target().timeout().toMillis()).append(" ms, at most ")
-                    .append(h.target().maxResponseBytes()).append(" response bytes");
-            if (!h.target().allowPrivateAddresses()) {
-                b.append("; non-public addresses refused at connect time");
-            }
-        } else {
-            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
-            SshHost host = s.host();
-            String address = host.address().contains(":") ? '[' + host.address() + ']' : host.address();
-            b.append("would run on ").append(host.name()).append(" (").append(host.user()).append('@').append(address)
-                    .append(':').append(host.port()).append("): ").append(s.commandLine());
-            b.append("\n  limits: timeout ").append(host.timeout().toSeconds()).append(" s, at most ")
-                    .append(host.maxOutputBytes()).append(" bytes per output stream");
-        }
-        return b.toString();
+        });
     }
 }

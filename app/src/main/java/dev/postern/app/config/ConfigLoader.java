@@ -5,6 +5,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
@@ -142,6 +143,7 @@ public final class ConfigLoader {
         static final Schema SCHEMA = loadSchema();
     }
 
+    @RegistrationPoint("the kind's config section, read into its allowances")
     private static Loaded build(Path abs, JsonNode root, Set<String> mayLackPin) throws ConfigException {
         refuseHomeRelativePaths(abs, root);
         Path dir = abs.getParent();
@@ -179,7 +181,7 @@ public final class ConfigLoader {
         }
         Policy policy;
         try {
-            policy = new Policy(targets, hosts, databases);
+            policy = Policy.of(targets, hosts, databases);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }
@@ -209,6 +211,10 @@ public final class ConfigLoader {
         JsonNode hs = root.path("ssh").path("hosts");
         for (int i = 0; i < hs.size(); i++) {
             refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
+        }
+        JsonNode ds = root.path("sql").path("databases");
+        for (int i = 0; i < ds.size(); i++) {
+            refuseHomeRelative(problems, "/sql/databases/" + i + "/tls/caFile", ds.get(i).path("tls").path("caFile"));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(file, problems);

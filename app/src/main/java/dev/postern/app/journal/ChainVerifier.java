@@ -1,8 +1,6 @@
 package dev.postern.app.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.postern.protocol.json.JsonSyntaxError;
-import dev.postern.protocol.json.StrictJson;
 import dev.postern.transport.StrictUtf8;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -28,16 +26,19 @@ import java.util.regex.Pattern;
  * lists intent rows that no outcome row names (interrupted actions, which are not tampering). Streams
  * each file, holding two rows at a time. A chain cannot show that rows were cut from its end or that
  * its last row changed; the head hash it reports is what an operator keeps elsewhere to catch that.
- * Stateless; thread-safe.
+ * Immutable; thread-safe.
  */
 public final class ChainVerifier {
     /** The longest row the verifier reads: the same limit the journal writes under. */
     public static final int MAX_ROW_BYTES = JournalFiles.MAX_ROW_BYTES;
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
-    private static final StrictJson JSON = new StrictJson(MAX_ROW_BYTES);
+    private final RowParser parser;
 
-    private ChainVerifier() {
+    /** A verifier that reads each row with {@code parser}, which must refuse anything but exactly one strict JSON value. */
+    public ChainVerifier(RowParser parser) {
+        this.parser = Objects.requireNonNull(parser, "parser");
     }
+
 
     /** Where a chain first fails: the file, a 1-based row number in it (0 for the file as a whole) and why, as a sentence naming the row. */
     public record Break(String file, long row, String reason) {
@@ -93,7 +94,7 @@ public final class ChainVerifier {
         }
     }
 
-    public static Result verify(Path directory) {
+    public Result verify(Path directory) {
         return new Result(directory, List.of(
                 verifyJournal(new JournalFiles(directory, FileAuditJournal.DECISIONS_NAME)),
                 verifyJournal(new JournalFiles(directory, FileAuditJournal.ACTIONS_NAME))));
@@ -103,7 +104,7 @@ public final class ChainVerifier {
      * Verifies one journal's chain. A gateway may rotate the file while this reads it; a break seen
      * while the list of files changed under it is checked once more before it is reported.
      */
-    static FileResult verifyJournal(JournalFiles journal) {
+    FileResult verifyJournal(JournalFiles journal) {
         List<Path> before = segmentsOrEmpty(journal);
         FileResult first = verifyOnce(journal);
         if (first.intact() || before.equals(segmentsOrEmpty(journal))) {
@@ -112,7 +113,7 @@ public final class ChainVerifier {
         return verifyOnce(journal);
     }
 
-    private static List<Path> segmentsOrEmpty(JournalFiles journal) {
+    private List<Path> segmentsOrEmpty(JournalFiles journal) {
         try {
             return journal.segments();
         } catch (IOException e) {
@@ -120,7 +121,7 @@ public final class ChainVerifier {
         }
     }
 
-    private static FileResult verifyOnce(JournalFiles journal) {
+    private FileResult verifyOnce(JournalFiles journal) {
         String name = journal.active().getFileName().toString();
         List<Path> chain;
         try {
@@ -171,7 +172,7 @@ public final class ChainVerifier {
     }
 
     /** Remembers an intent row until an outcome row names its seq. */
-    private static void track(Map<Long, Interrupted> open, JsonNode row, String file, long line, long seq) {
+    private void track(Map<Long, Interrupted> open, JsonNode row, String file, long line, long seq) {
         String kind = row.path("kind").asText("");
         if (kind.equals("intent")) {
             open.put(seq, new Interrupted(file, line, seq));
@@ -195,7 +196,7 @@ public final class ChainVerifier {
      * Checks row {@code line} of a file, the {@code n}th of the chain; {@code before} names the row
      * before it (null for the chain's first) for a message that blames it.
      */
-    private static Checked check(long line, long n, Row row, String expectedPrev, String before, Row next) {
+    private Checked check(long line, long n, Row row, String expectedPrev, String before, Row next) {
         JsonNode node;
         try {
             node = object(row);
@@ -226,7 +227,7 @@ public final class ChainVerifier {
                 + ": this row or the one before it was changed");
     }
 
-    private static boolean recordsAsPrev(Row row, String hash) {
+    private boolean recordsAsPrev(Row row, String hash) {
         try {
             return hash.equals(object(row).path("prev").textValue());
         } catch (RowError e) {
@@ -235,7 +236,7 @@ public final class ChainVerifier {
     }
 
     /** The row as one strict JSON object, or why it is not one. */
-    private static JsonNode object(Row row) throws RowError {
+    private JsonNode object(Row row) throws RowError {
         if (row.tooLong()) {
             throw new RowError("is longer than " + MAX_ROW_BYTES + " bytes");
         }
@@ -253,8 +254,8 @@ public final class ChainVerifier {
         }
         JsonNode node;
         try {
-            node = JSON.parse(text);
-        } catch (JsonSyntaxError e) {
+            node = parser.parse(text);
+        } catch (IllegalArgumentException e) {
             throw new RowError("is not one strict JSON value (" + e.getMessage() + ")");
         }
         if (!node.isObject()) {
@@ -263,7 +264,7 @@ public final class ChainVerifier {
         return node;
     }
 
-    private static String decode(byte[] bytes) throws CharacterCodingException {
+    private String decode(byte[] bytes) throws CharacterCodingException {
         return StrictUtf8.decode(bytes);
     }
 

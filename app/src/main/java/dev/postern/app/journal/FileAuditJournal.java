@@ -3,12 +3,7 @@ package dev.postern.app.journal;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
-import dev.postern.policy.AuthorizedHttpRequest;
-import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
-import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
@@ -34,35 +29,41 @@ public final class FileAuditJournal implements AuditJournal {
     private final ChainedJsonLines decisions;
     private final ChainedJsonLines actions;
     private final JsonMapper mapper;
+    private final ActionRows rows;
     private final PrintStream diagnostics;
 
-    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, PrintStream diagnostics) {
+    private FileAuditJournal(ChainedJsonLines decisions, ChainedJsonLines actions, JsonMapper mapper, ActionRows rows,
+            PrintStream diagnostics) {
         this.decisions = decisions;
         this.actions = actions;
         this.mapper = mapper;
+        this.rows = java.util.Objects.requireNonNull(rows, "rows");
         this.diagnostics = diagnostics;
     }
 
     /** The size at which a journal file is rotated unless the config says otherwise (DESIGN §4). */
     public static final long DEFAULT_ROTATE_BYTES = 64L * 1024 * 1024;
 
-    /** Opens (creating if needed) both files in {@code directory}, rotating at the default size. */
-    public static FileAuditJournal open(Path directory, PrintStream diagnostics) throws IOException {
-        return open(directory, DEFAULT_ROTATE_BYTES, diagnostics);
+    /**
+     * Opens (creating if needed) both files in {@code directory}, rotating at the default size;
+     * {@code rows} describes each kind's permits and outcomes.
+     */
+    public static FileAuditJournal open(Path directory, PrintStream diagnostics, ActionRows rows) throws IOException {
+        return open(directory, DEFAULT_ROTATE_BYTES, diagnostics, rows);
     }
 
     /**
      * Opens (creating if needed) both journals in {@code directory}; each file is rotated once it holds
      * {@code rotateBytes}. A torn last row is cut off and the repair journaled; a damaged chain head is refused.
      */
-    public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics) throws IOException {
+    public static FileAuditJournal open(Path directory, long rotateBytes, PrintStream diagnostics, ActionRows rows) throws IOException {
         Files.createDirectories(directory);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
         ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, rotateBytes);
         try {
             return new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock, rotateBytes),
-                    mapper, diagnostics);
+                    mapper, rows, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;
@@ -97,16 +98,7 @@ public final class FileAuditJournal implements AuditJournal {
         ObjectNode row = mapper.createObjectNode();
         row.put("kind", "intent");
         row.put("rule", permit.rule());
-        if (permit instanceof AuthorizedHttpRequest h) {
-            row.put("action", "http_request");
-            row.put("target", h.target().name());
-            row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
-        } else {
-            AuthorizedSshCommand s = (AuthorizedSshCommand) permit;
-            row.put("action", "ssh_exec");
-            row.put("target", s.host().name());
-            row.put("preview", s.action().command());
-        }
+        rows.intent(permit, row);
         row.put("frame", frameSha256);
         try {
             return actions.append(row, true);
@@ -120,20 +112,7 @@ public final class FileAuditJournal implements AuditJournal {
         ObjectNode row = mapper.createObjectNode();
         row.put("kind", "outcome");
         row.put("intent", intentSeq);
-        if (outcome instanceof HttpResponseOutcome r) {
-            row.put("result", "ok");
-            row.put("status", r.status());
-            row.put("bytes", r.body().length);
-            row.put("truncated", r.truncated());
-        } else if (outcome instanceof SshExitOutcome s) {
-            row.put("result", "ok");
-            if (s.exitStatus().isPresent()) {
-                row.put("exitStatus", s.exitStatus().getAsInt());
-            }
-            s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
-        } else {
-            row.put("result", ((ExecutionFailure) outcome).code().name());
-        }
+        rows.outcome(outcome, row);
         try {
             actions.append(row, false);
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.InstanceofCheck;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -57,6 +58,16 @@ public final class ArchitectureRules {
     static final String TEST_FIXTURES = "dev.postern.fixtures..";
     static final String DEMO = "dev.postern.demo..";
     static final String BENCH = "dev.postern.bench..";
+    static final String JOURNAL = "dev.postern.app.journal..";
+
+    static final String ACTION = "dev.postern.policy.action.Action";
+    static final String OUTCOME = "dev.postern.policy.outcome.Outcome";
+    /** The one outcome that belongs to no kind: every presenter may ask whether an outcome failed. */
+    static final String EXECUTION_FAILURE = "dev.postern.policy.outcome.ExecutionFailure";
+    static final String POLICY_ENGINE = "dev.postern.policy.PolicyEngine";
+    /** A kind of effect's own code: its presentation in the protocol, and its rules in the kernel. */
+    static final String EFFECT_KIND = "dev.postern.protocol.tools.EffectKind";
+    static final String KERNEL_RULES = "dev.postern.policy.Rules";
 
     static final String AUTHORIZED_ACTION = "dev.postern.policy.AuthorizedAction";
     static final String ACTION_EXECUTOR = "dev.postern.policy.port.ActionExecutor";
@@ -175,6 +186,30 @@ public final class ArchitectureRules {
             .because("recording executors, fake servers and JUnit must never be reachable from the gateway")
             .allowEmptyShould(false);
 
+    public static final ArchRule NO_INSTANCEOF_OVER_KINDS_OUTSIDE_A_KINDS_OWN_CODE = noClasses()
+            .that(areNotAKindsOwnCode())
+            .should(checkInstanceofAgainstAKindsOwnType())
+            .because("a chain of instanceof over actions, permits or outcomes fails at run time on the kind it forgot;"
+                    + " each kind presents itself through its EffectKind, found by type in EffectKinds")
+            .allowEmptyShould(false);
+
+    public static final ArchRule THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS = noClasses()
+            .that().resideInAPackage(JOURNAL)
+            .should().dependOnClassesThat().resideInAnyPackage(PROTOCOL, EXECUTORS)
+            .because("the journal records permits and outcomes in its own rows; the composition root hands it the"
+                    + " kinds' descriptions and a strict row parser (the transport's byte-level SHA-256 and strict"
+                    + " UTF-8 it may use)")
+            .allowEmptyShould(false);
+
+    // Exempt, each for a reason: the executor contract kit in test-fixtures takes its permits from a real
+    // engine; bench measures the engine alone. Neither ships in the gateway.
+    public static final ArchRule ONLY_APP_CONSTRUCTS_A_POLICY_ENGINE = noClasses()
+            .that().resideOutsideOfPackages(APP, POLICY, TEST_FIXTURES, BENCH)
+            .should(accessTargetWhere(aConstructorOf(POLICY_ENGINE)))
+            .because("the composition root builds the one engine over the loaded policy and hands it to the use case;"
+                    + " an engine built elsewhere could decide against another policy")
+            .allowEmptyShould(false);
+
     private ArchitectureRules() {
     }
 
@@ -274,6 +309,57 @@ public final class ArchitectureRules {
     private static DescribedPredicate<JavaClass> areNeither(String exempt) {
         return DescribedPredicate.describe("are neither " + exempt + " nor nested in it",
                 javaClass -> !javaClass.getName().equals(exempt) && !javaClass.getName().startsWith(exempt + "$"));
+    }
+
+    /** Everything but a kind's own code: its kernel types, its kernel rules, its EffectKind, its executor module. */
+    private static DescribedPredicate<JavaClass> areNotAKindsOwnCode() {
+        return DescribedPredicate.describe("are not a kind's own code (its kernel types and rules, its "
+                        + EFFECT_KIND + ", its executor)",
+                javaClass -> !javaClass.getPackageName().startsWith("dev.postern.executor.")
+                        && !selfOrEnclosing(javaClass, c -> assignable(c, EFFECT_KIND) || assignable(c, KERNEL_RULES)
+                                || isAKindsOwnType(c)));
+    }
+
+    private static boolean selfOrEnclosing(JavaClass javaClass, java.util.function.Predicate<JavaClass> test) {
+        for (Optional<JavaClass> c = Optional.of(javaClass); c.isPresent(); c = c.get().getEnclosingClass()) {
+            if (test.test(c.get())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A permitted subtype of Action, AuthorizedAction or Outcome that belongs to one kind (not ExecutionFailure). */
+    private static boolean isAKindsOwnType(JavaClass type) {
+        return !Set.of(ACTION, AUTHORIZED_ACTION, OUTCOME, EXECUTION_FAILURE).contains(type.getName())
+                && (assignable(type, ACTION) || assignable(type, AUTHORIZED_ACTION) || assignable(type, OUTCOME));
+    }
+
+    /** Assignability, asking the loaded class when the imported one does not know its supertypes (not imported). */
+    private static boolean assignable(JavaClass type, String target) {
+        if (type.isAssignableTo(target)) {
+            return true;
+        }
+        try {
+            ClassLoader loader = ArchitectureRules.class.getClassLoader();
+            return Class.forName(target, false, loader).isAssignableFrom(Class.forName(type.getName(), false, loader));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static ArchCondition<JavaClass> checkInstanceofAgainstAKindsOwnType() {
+        return new ArchCondition<>("check instanceof against one kind's action, permit or outcome type") {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                for (InstanceofCheck check : javaClass.getInstanceofChecks()) {
+                    if (isAKindsOwnType(check.getRawType())) {
+                        events.add(SimpleConditionEvent.satisfied(javaClass, javaClass.getName() + " checks instanceof "
+                                + check.getRawType().getName() + " in " + check.getSourceCodeLocation()));
+                    }
+                }
+            }
+        };
     }
 
     private static DescribedPredicate<JavaAccess<?>> aConstructorOf(String type) {

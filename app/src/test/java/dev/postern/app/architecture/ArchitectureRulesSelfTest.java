@@ -12,11 +12,17 @@ import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.core.importer.Locations;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import dev.postern.app.Gateway;
 import dev.postern.app.archfixtures.AppUsingTestFixtures;
 import dev.postern.app.archfixtures.Wiring;
+import dev.postern.app.journal.ChainVerifier;
+import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.app.journal.archfixtures.JournalParsingWithProtocol;
 import dev.postern.archfixtures.ExecutorCaller;
 import dev.postern.archfixtures.ExecutorInspector;
 import dev.postern.archfixtures.ExecutorReferencer;
+import dev.postern.archfixtures.FailureCheck;
+import dev.postern.archfixtures.KindSwitch;
 import dev.postern.archfixtures.PermitReader;
 import dev.postern.archfixtures.StderrWriter;
 import dev.postern.archfixtures.StrayStdoutWriter;
@@ -51,10 +57,17 @@ import dev.postern.policy.archfixtures.PolicyKnowingProtocol;
 import dev.postern.policy.archfixtures.PolicyOpeningSsh;
 import dev.postern.policy.archfixtures.PolicyReadingJson;
 import dev.postern.policy.archfixtures.SplitPackageIntruder;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.protocol.archfixtures.ProtocolAssertingWithJUnit;
 import dev.postern.protocol.archfixtures.ProtocolCallingExecutor;
+import dev.postern.protocol.archfixtures.ProtocolDecidingItself;
 import dev.postern.protocol.archfixtures.ProtocolReachingIntoApp;
 import dev.postern.protocol.archfixtures.ToolBinder;
+import dev.postern.protocol.tools.EffectKinds;
+import dev.postern.protocol.tools.HttpRequestKind;
+import dev.postern.protocol.tools.SshExecKind;
+import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.archfixtures.LineFramer;
 import dev.postern.transport.archfixtures.TransportKnowingPolicy;
 import dev.postern.transport.archfixtures.TransportParsingJson;
@@ -184,7 +197,21 @@ class ArchitectureRulesSelfTest {
                                 FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class),
                         names(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class),
                         () -> classes(FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class,
-                                BenchUsingTestFixtures.class)));
+                                BenchUsingTestFixtures.class)),
+                new Case(ArchitectureRules.NO_INSTANCEOF_OVER_KINDS_OUTSIDE_A_KINDS_OWN_CODE,
+                        () -> classes(KindSwitch.class, FailureCheck.class, HttpRequestKind.class, EffectKinds.class),
+                        names(KindSwitch.class),
+                        () -> classes(FailureCheck.class, HttpRequestKind.class, SshExecKind.class, EffectKinds.class,
+                                ToolResults.class, FileAuditJournal.class, HttpResponseOutcome.class, SshExitOutcome.class,
+                                policyClass("HttpRules"), policyClass("SshRules"), PolicyEngine.class)),
+                new Case(ArchitectureRules.THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS,
+                        () -> classes(JournalParsingWithProtocol.class, FileAuditJournal.class, ChainVerifier.class),
+                        names(JournalParsingWithProtocol.class),
+                        () -> classes(FileAuditJournal.class, ChainVerifier.class)),
+                new Case(ArchitectureRules.ONLY_APP_CONSTRUCTS_A_POLICY_ENGINE,
+                        () -> classes(ProtocolDecidingItself.class, Gateway.class, ToolBinder.class),
+                        names(ProtocolDecidingItself.class),
+                        () -> classes(Gateway.class, ToolBinder.class, PolicyEngine.class)));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -95,7 +95,7 @@ class SqlConfigLoaderTest {
     void aDatabaseLoadsWithItsStatementsTypedParamsAndTheCaFileResolvedAgainstTheConfigDirectory() throws Exception {
         Path file = write(withSql());
 
-        SqlDatabase db = ConfigLoader.load(file).policy().sqlDatabases().get(0);
+        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals("shop", db.name());
         assertEquals("db.internal", db.host());
@@ -131,7 +131,7 @@ class SqlConfigLoaderTest {
     void aDatabaseWithoutTlsOrLimitsTakesVerifyFullAndTheDefaults() throws Exception {
         Path file = write(edit(r -> db(r).remove(List.of("tls", "timeoutMs", "maxRows", "maxResponseBytes"))));
 
-        SqlDatabase db = ConfigLoader.load(file).policy().sqlDatabases().get(0);
+        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals(SqlDatabase.Tls.verifyFull(), db.tls());
         assertEquals(Duration.ofMillis(ConfigDefaults.SQL_TIMEOUT_MS), db.timeout());
@@ -141,7 +141,7 @@ class SqlConfigLoaderTest {
 
     @Test
     void noSqlSectionAllowsNoDatabase() throws Exception {
-        assertTrue(ConfigLoader.load(write(ConfigLoaderTest.full())).policy().sqlDatabases().isEmpty());
+        assertTrue(ConfigLoader.load(write(ConfigLoaderTest.full())).policy().allowances(SqlDatabase.class).isEmpty());
     }
 
     @Test
@@ -150,7 +150,7 @@ class SqlConfigLoaderTest {
             db(r).put("host", "127.0.0.1").put("allowPrivateAddresses", true).putObject("tls").put("mode", "disable");
         }));
 
-        SqlDatabase db = ConfigLoader.load(file).policy().sqlDatabases().get(0);
+        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals(SqlDatabase.Tls.disabled(), db.tls());
         assertTrue(db.allowPrivateAddresses());
@@ -236,7 +236,7 @@ class SqlConfigLoaderTest {
 
     @Test
     void theShippedSqlExampleLoads() throws Exception {
-        var databases = ConfigLoader.load(Path.of("..", "examples", "postern-sql.json")).policy().sqlDatabases();
+        var databases = ConfigLoader.load(Path.of("..", "examples", "postern-sql.json")).policy().allowances(SqlDatabase.class);
 
         assertEquals(List.of("shop", "local-dev"), databases.stream().map(SqlDatabase::name).toList());
         assertFalse(databases.get(0).statement("cancel-order").orElseThrow().readOnly());

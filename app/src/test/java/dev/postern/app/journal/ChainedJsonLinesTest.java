@@ -1,5 +1,6 @@
 package dev.postern.app.journal;
 
+import dev.postern.app.Gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -79,7 +80,7 @@ class ChainedJsonLinesTest {
             }
         }
         assertEquals(100, total);
-        ChainVerifier.FileResult verdict = ChainVerifier.verifyJournal(files);
+        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(files);
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(100, verdict.rows());
         assertEquals(chain.size(), verdict.files().size());
@@ -96,7 +97,7 @@ class ChainedJsonLinesTest {
         try (ChainedJsonLines journal = lines(4096)) {
             assertEquals(31, journal.append(row("after reopen"), true));
         }
-        assertTrue(ChainVerifier.verifyJournal(new JournalFiles(dir, "actions")).intact());
+        assertTrue(Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
     }
 
     /** Two journals on one directory stand for two processes: each must re-read the head the other moved. */
@@ -125,7 +126,7 @@ class ChainedJsonLinesTest {
             }
         }
         assertEquals(400, new HashSet<>(seqs).size(), "every row has its own seq");
-        ChainVerifier.FileResult verdict = ChainVerifier.verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(400, verdict.rows());
         assertTrue(verdict.files().size() > 1, "the writers rotated the file between them: " + verdict.files());
@@ -175,7 +176,7 @@ class ChainedJsonLinesTest {
             assertTrue(forces >= 1 && forces <= 2, "8 rows queued together need one force, or two if the writer took the first alone: " + forces);
             assertEquals(9, journal.forcedThrough());
         }
-        assertEquals(9, ChainVerifier.verifyJournal(new JournalFiles(dir, "actions")).rows());
+        assertEquals(9, Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
     /** POSIX frees every lock a process holds on a file when any descriptor of it closes: one channel per JVM, counted. */
@@ -207,7 +208,7 @@ class ChainedJsonLinesTest {
             assertTrue(e.getMessage().contains("longer than the journal's limit of " + ChainVerifier.MAX_ROW_BYTES), e.getMessage());
             assertEquals(2, journal.append(row("second"), true));
         }
-        assertEquals(2, ChainVerifier.verifyJournal(new JournalFiles(dir, "actions")).rows());
+        assertEquals(2, Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
     /** Grows {@code file} (sparse) to the largest length its file system allows and returns it. */
@@ -235,7 +236,7 @@ class ChainedJsonLinesTest {
      */
     private long journalAtTheSizeLimit() throws Exception {
         Path scratch = Files.createDirectories(dir.resolve("scratch"));
-        try (FileAuditJournal journal = FileAuditJournal.open(scratch, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(scratch, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
             journal.outcome(journal.intent(Permits.ssh("a"), FRAME), new ExecutionFailure(FailureCode.CANCELLED, "x"));
         }
         byte[] rows = Files.readAllBytes(scratch.resolve(FileAuditJournal.ACTIONS));
@@ -252,7 +253,7 @@ class ChainedJsonLinesTest {
 
     /** The journal on that file, never rotating it (it is far larger than any rotation size). */
     private FileAuditJournal atTheLimit() throws IOException {
-        return FileAuditJournal.open(dir, Long.MAX_VALUE, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        return FileAuditJournal.open(dir, Long.MAX_VALUE, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows());
     }
 
     @Test
@@ -293,12 +294,12 @@ class ChainedJsonLinesTest {
 
     @Test
     void anIntentWithoutAnOutcomeIsListedAsInterruptedAndDoesNotBreakTheChain() throws Exception {
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
             journal.outcome(journal.intent(Permits.ssh("a"), FRAME), new ExecutionFailure(FailureCode.CANCELLED, "x"));
             journal.intent(Permits.ssh("killed"), FRAME);
             journal.outcome(journal.intent(Permits.ssh("b"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "x"));
         }
-        ChainVerifier.FileResult verdict = ChainVerifier.verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(List.of(new ChainVerifier.Interrupted("actions.jsonl", 3, 3)), verdict.interrupted());
     }
@@ -311,7 +312,7 @@ class ChainedJsonLinesTest {
             }
         }
         Files.delete(dir.resolve("actions.000002.jsonl"));
-        ChainVerifier.FileResult verdict = ChainVerifier.verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertFalse(verdict.intact());
         ChainVerifier.Break b = verdict.broken().get();
         assertEquals("actions.000003.jsonl", b.file());

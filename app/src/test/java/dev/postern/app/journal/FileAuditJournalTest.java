@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.Gateway;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
@@ -37,7 +38,7 @@ class FileAuditJournalTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 
     private FileAuditJournal open() throws Exception {
-        return FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        return FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows());
     }
 
     private List<String> lines(String name) throws Exception {
@@ -61,7 +62,7 @@ class FileAuditJournalTest {
     @Test
     void openingCreatesTheDirectoryAndBothFiles() throws Exception {
         Path nested = dir.resolve("a/b");
-        try (FileAuditJournal journal = FileAuditJournal.open(nested, new PrintStream(stderr, true, StandardCharsets.UTF_8))) {
+        try (FileAuditJournal journal = FileAuditJournal.open(nested, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
             assertTrue(Files.isRegularFile(nested.resolve(FileAuditJournal.DECISIONS)));
             assertTrue(Files.isRegularFile(nested.resolve(FileAuditJournal.ACTIONS)));
         }
@@ -202,7 +203,7 @@ class FileAuditJournalTest {
         assertEquals(12, repair.get("removedBytes").asInt());
         assertEquals(HashChain.sha256("{\"seq\":2,\"ti"), repair.get("removedSha256").textValue());
         assertEquals("UNKNOWN_TOOL", JSON.readTree(rows.get(2)).get("reason").textValue());
-        assertTrue(ChainVerifier.verify(dir).intact());
+        assertTrue(Gateway.chainVerifier().verify(dir).intact());
     }
 
     @Test

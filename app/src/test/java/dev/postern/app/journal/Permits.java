@@ -23,7 +23,7 @@ import java.util.Set;
 
 /** Real permits from a real engine over a small permissive policy, for journal tests. */
 final class Permits {
-    static final PolicyEngine ENGINE = new PolicyEngine(new Policy(
+    static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(
             List.of(new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:9"), Set.of("GET", "POST"), List.of("/v1"),
                     Set.of(), Optional.empty(), Duration.ofSeconds(5), 1024, true)),
             List.of(new SshHost("web", "127.0.0.1", 22, "deploy", new SshAuth.Key(new CredentialRef("key"), Optional.empty()),

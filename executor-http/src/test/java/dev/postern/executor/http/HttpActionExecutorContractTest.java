@@ -111,7 +111,7 @@ class HttpActionExecutorContractTest extends ActionExecutorContract<AuthorizedHt
     private static AuthorizedHttpRequest get(HttpTarget target, String path, String marker) {
         HttpRequestAction action = new HttpRequestAction("GET", target.origin().toUrl() + path,
                 List.of(new QueryParameter("m", marker)), List.of(), Optional.empty());
-        return decide(new Policy(List.of(target), List.of()), action, AuthorizedHttpRequest.class);
+        return decide(Policy.of(List.of(target), List.of()), action, AuthorizedHttpRequest.class);
     }
 
     private static Reply echo(FakeHttpService.RecordedRequest request) {

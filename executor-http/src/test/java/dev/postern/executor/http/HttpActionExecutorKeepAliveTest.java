@@ -146,7 +146,7 @@ class HttpActionExecutorKeepAliveTest {
 
     private static Policy twoTargets(int port) {
         Origin origin = Origin.parseBaseUrl("http://127.0.0.1:" + port);
-        return new Policy(List.of(target("a", origin, "/a"), target("b", origin, "/b")), List.of());
+        return Policy.of(List.of(target("a", origin, "/a"), target("b", origin, "/b")), List.of());
     }
 
     private static HttpTarget target(String name, Origin origin, String prefix) {

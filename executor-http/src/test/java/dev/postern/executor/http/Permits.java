@@ -54,7 +54,7 @@ final class Permits {
     }
 
     static AuthorizedHttpRequest permit(HttpTarget target, HttpRequestAction action) {
-        Decision d = new PolicyEngine(new Policy(List.of(target), List.of())).decide(action);
+        Decision d = new PolicyEngine(Policy.of(List.of(target), List.of())).decide(action);
         if (d instanceof Decision.Permit p && p.permit() instanceof AuthorizedHttpRequest r) {
             return r;
         }

@@ -74,7 +74,7 @@ class SqlActionExecutorContractTest extends ActionExecutorContract<AuthorizedSql
     }
 
     private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
-        return decide(new Policy(List.of(), List.of(), List.of(database)),
+        return decide(Policy.of(database),
                 new SqlQueryAction(database.name(), statement, args), AuthorizedSqlStatement.class);
     }
 

@@ -79,7 +79,7 @@ class SqlActionExecutorTest {
     }
 
     private static Decision decide(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
-        return new PolicyEngine(new Policy(List.of(), List.of(), List.of(database)))
+        return new PolicyEngine(Policy.of(database))
                 .decide(new SqlQueryAction(database.name(), statement, args));
     }
 

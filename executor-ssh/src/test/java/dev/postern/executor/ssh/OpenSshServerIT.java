@@ -301,7 +301,7 @@ class OpenSshServerIT {
                         new SshCommandSpec("touch", List.of("touch", "{path}"), Map.of("path", text)),
                         new SshCommandSpec("exit", List.of("sh", "-c", "exit {code}"), Map.of("code", new ParamSpec.IntegerParam(0, 255)))));
         SshCommandAction action = new SshCommandAction(HOST, command, args);
-        Decision decision = new PolicyEngine(new Policy(List.of(), List.of(host))).decide(action);
+        Decision decision = new PolicyEngine(Policy.of(List.of(), List.of(host))).decide(action);
         if (decision instanceof Decision.Permit permit && permit.permit() instanceof AuthorizedSshCommand ssh) {
             return ssh;
         }

@@ -80,7 +80,7 @@ final class Permits {
                         new SshCommandSpec("echo", List.of("echo", "{text}"),
                                 Map.of("text", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 1000))),
                         new SshCommandSpec("uptime", List.of("uptime"), Map.of())));
-        Decision decision = new PolicyEngine(new Policy(List.of(), List.of(host))).decide(action);
+        Decision decision = new PolicyEngine(Policy.of(List.of(), List.of(host))).decide(action);
         if (decision instanceof Decision.Permit permit && permit.permit() instanceof AuthorizedSshCommand ssh) {
             return ssh;
         }

@@ -133,7 +133,7 @@ class SshActionExecutorContractTest extends ActionExecutorContract<AuthorizedSsh
 
     private static AuthorizedSshCommand run(SshHost host, String command, String text) {
         Map<String, SshArgument> args = text == null ? Map.of() : Map.of("text", new SshArgument.Text(text));
-        return decide(new Policy(List.of(), List.of(host)), new SshCommandAction(host.name(), command, args),
+        return decide(Policy.of(List.of(), List.of(host)), new SshCommandAction(host.name(), command, args),
                 AuthorizedSshCommand.class);
     }
 }

@@ -26,7 +26,7 @@ public record HttpTarget(
         long maxResponseBytes,
         boolean allowPrivateAddresses,
         Optional<TrustStore> trustStore,
-        OversizeResponse onOversizeResponse) {
+        OversizeResponse onOversizeResponse) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -120,5 +120,10 @@ public record HttpTarget(
             b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
         }
         return b.toString();
+    }
+
+    @Override
+    public String noun() {
+        return "http target";
     }
 }

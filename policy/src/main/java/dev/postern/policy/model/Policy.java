@@ -7,49 +7,51 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything an operator allows: HTTP targets, SSH hosts and SQL databases, names unique within
- * each. What is not here is denied; an empty policy denies everything.
+ * Everything an operator allows: allowances of every kind (HTTP targets, SSH hosts), names unique
+ * within each kind. What is not here is denied; an empty policy denies everything. A new kind of
+ * effect adds no component here: its allowances are one more {@link Allowance} in the list.
  */
-public record Policy(List<HttpTarget> httpTargets, List<SshHost> sshHosts, List<SqlDatabase> sqlDatabases) {
+public record Policy(List<Allowance> allowances) {
 
     public Policy {
-        httpTargets = List.copyOf(Objects.requireNonNull(httpTargets, "httpTargets"));
-        sshHosts = List.copyOf(Objects.requireNonNull(sshHosts, "sshHosts"));
-        sqlDatabases = List.copyOf(Objects.requireNonNull(sqlDatabases, "sqlDatabases"));
-        Set<String> seen = new HashSet<>();
-        for (HttpTarget t : httpTargets) {
-            if (!seen.add(t.name())) {
-                throw new IllegalArgumentException("http target \"" + t.name() + "\" is defined twice");
-            }
-        }
-        seen.clear();
-        for (SshHost h : sshHosts) {
-            if (!seen.add(h.name())) {
-                throw new IllegalArgumentException("ssh host \"" + h.name() + "\" is defined twice");
-            }
-        }
-        seen.clear();
-        for (SqlDatabase d : sqlDatabases) {
-            if (!seen.add(d.name())) {
-                throw new IllegalArgumentException("sql database \"" + d.name() + "\" is defined twice");
+        allowances = List.copyOf(Objects.requireNonNull(allowances, "allowances"));
+        Set<List<Object>> seen = new HashSet<>();
+        for (Allowance a : allowances) {
+            if (!seen.add(List.of(a.getClass(), a.name()))) {
+                throw new IllegalArgumentException(a.noun() + " \"" + a.name() + "\" is defined twice");
             }
         }
     }
 
-    /** A policy without SQL databases. */
-    public Policy(List<HttpTarget> httpTargets, List<SshHost> sshHosts) {
-        this(httpTargets, sshHosts, List.of());
+    /** A policy of these allowances, in this order. */
+    public static Policy of(Allowance... allowances) {
+        return new Policy(List.of(allowances));
+    }
+
+    /** A policy of every allowance in each list, list by list. */
+    @SafeVarargs
+    public static Policy of(List<? extends Allowance>... lists) {
+        return new Policy(java.util.Arrays.stream(lists).<Allowance>flatMap(List::stream).toList());
     }
 
     public static Policy denyAll() {
-        return new Policy(List.of(), List.of(), List.of());
+        return new Policy(List.of());
+    }
+
+    /** The allowances of one kind, in policy order. */
+    public <T extends Allowance> List<T> allowances(Class<T> kind) {
+        return allowances.stream().filter(kind::isInstance).map(kind::cast).toList();
+    }
+
+    public List<HttpTarget> httpTargets() {
+        return allowances(HttpTarget.class);
+    }
+
+    public List<SshHost> sshHosts() {
+        return allowances(SshHost.class);
     }
 
     public Optional<SshHost> sshHost(String name) {
-        return sshHosts.stream().filter(h -> h.name().equals(name)).findFirst();
-    }
-
-    public Optional<SqlDatabase> sqlDatabase(String name) {
-        return sqlDatabases.stream().filter(d -> d.name().equals(name)).findFirst();
+        return sshHosts().stream().filter(h -> h.name().equals(name)).findFirst();
     }
 }

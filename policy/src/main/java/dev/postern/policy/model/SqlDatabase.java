@@ -28,7 +28,7 @@ public record SqlDatabase(
         Duration timeout,
         int maxRows,
         long maxResponseBytes,
-        List<SqlStatementSpec> statements) {
+        List<SqlStatementSpec> statements) implements Allowance {
 
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_.$-]{0,62}");
 
@@ -105,6 +105,11 @@ public record SqlDatabase(
                 throw new IllegalArgumentException("database " + name + ": statement \"" + s.name() + "\" is defined twice");
             }
         }
+    }
+
+    @Override
+    public String noun() {
+        return "sql database";
     }
 
     public Optional<SqlStatementSpec> statement(String statementName) {

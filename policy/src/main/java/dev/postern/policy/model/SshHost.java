@@ -24,7 +24,7 @@ public record SshHost(
         Optional<String> hostKeyFingerprint,
         Duration timeout,
         long maxOutputBytes,
-        List<SshCommandSpec> commands) {
+        List<SshCommandSpec> commands) implements Allowance {
 
     private static final Pattern FINGERPRINT = Pattern.compile("SHA256:[A-Za-z0-9+/]{43}=?");
     private static final Pattern USER = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
@@ -70,5 +70,10 @@ public record SshHost(
 
     public Optional<SshCommandSpec> command(String commandName) {
         return commands.stream().filter(c -> c.name().equals(commandName)).findFirst();
+    }
+
+    @Override
+    public String noun() {
+        return "ssh host";
     }
 }

@@ -1,5 +1,7 @@
 package dev.postern.policy.outcome;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,5 +28,20 @@ public record ExecutionFailure(FailureCode code, String message, Optional<Outcom
     /** A failure with nothing read before it. */
     public ExecutionFailure(FailureCode code, String message) {
         this(code, message, Optional.empty());
+    }
+
+    /** A partial result (what a timed-out call read so far) is capped like any output. */
+    @Override
+    public List<CapturedStream> streams() {
+        return partial.map(Outcome::streams).orElse(List.of());
+    }
+
+    @Override
+    public List<byte[]> visibleParts() {
+        List<byte[]> parts = new java.util.ArrayList<>();
+        parts.add(code.name().getBytes(StandardCharsets.UTF_8));
+        parts.add(message.getBytes(StandardCharsets.UTF_8));
+        partial.ifPresent(p -> parts.addAll(p.visibleParts()));
+        return parts;
     }
 }

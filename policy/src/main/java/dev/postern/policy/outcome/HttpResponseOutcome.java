@@ -1,6 +1,7 @@
 package dev.postern.policy.outcome;
 
 import dev.postern.policy.action.HeaderField;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -41,5 +42,22 @@ public record HttpResponseOutcome(
     public String toString() {
         return "HttpResponseOutcome[target=" + target + ", status=" + status + ", body=" + body.length
                 + " bytes, truncated=" + truncated + ']';
+    }
+
+    @Override
+    public List<CapturedStream> streams() {
+        return List.of(new CapturedStream("body", body, truncated));
+    }
+
+    @Override
+    public List<byte[]> visibleParts() {
+        List<byte[]> parts = new java.util.ArrayList<>();
+        parts.add(target.getBytes(StandardCharsets.UTF_8));
+        for (HeaderField h : headers) {
+            parts.add(h.name().getBytes(StandardCharsets.UTF_8));
+            parts.add(h.value().getBytes(StandardCharsets.UTF_8));
+        }
+        parts.add(body.clone());
+        return parts;
     }
 }

@@ -1,5 +1,8 @@
 package dev.postern.policy.outcome;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -34,6 +37,40 @@ public record SqlRowsOutcome(
         if (rowCount < 0 || (!columns.isEmpty() && rowCount != rows.size())) {
             throw new IllegalArgumentException("rowCount " + rowCount + " does not match " + rows.size() + " rows");
         }
+    }
+
+    /** The rows as one capped stream: each value's plain text (raw bytes for {@code bytea}), one line per row. */
+    @Override
+    public List<CapturedStream> streams() {
+        return List.of(new CapturedStream("rows", renderedRows(), truncated));
+    }
+
+    @Override
+    public List<byte[]> visibleParts() {
+        List<byte[]> parts = new ArrayList<>();
+        parts.add(database.getBytes(StandardCharsets.UTF_8));
+        parts.add(statement.getBytes(StandardCharsets.UTF_8));
+        for (Column c : columns) {
+            parts.add(c.name().getBytes(StandardCharsets.UTF_8));
+            parts.add(c.type().getBytes(StandardCharsets.UTF_8));
+        }
+        parts.add(renderedRows());
+        return parts;
+    }
+
+    private byte[] renderedRows() {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (List<SqlValue> row : rows) {
+            for (SqlValue v : row) {
+                if (v instanceof SqlValue.Bytes b) {
+                    all.writeBytes(b.value());
+                } else if (v.text() != null) {
+                    all.writeBytes(v.text().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            all.write('\n');
+        }
+        return all.toByteArray();
     }
 
     @Override

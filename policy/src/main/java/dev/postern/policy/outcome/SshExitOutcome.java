@@ -1,6 +1,8 @@
 package dev.postern.policy.outcome;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -57,5 +59,21 @@ public record SshExitOutcome(
     public String toString() {
         return "SshExitOutcome[host=" + host + ", exitStatus=" + exitStatus + ", exitSignal=" + exitSignal
                 + ", stdout=" + stdout.length + " bytes, stderr=" + stderr.length + " bytes]";
+    }
+
+    @Override
+    public List<CapturedStream> streams() {
+        return List.of(new CapturedStream("stdout", stdout, stdoutTruncated), new CapturedStream("stderr", stderr, stderrTruncated));
+    }
+
+    @Override
+    public List<byte[]> visibleParts() {
+        List<byte[]> parts = new java.util.ArrayList<>();
+        parts.add(host.getBytes(StandardCharsets.UTF_8));
+        exitSignal.ifPresent(signal -> parts.add(signal.getBytes(StandardCharsets.UTF_8)));
+        parts.add(stdout.clone());
+        parts.add(stderr.clone());
+        parts.add(hostKeyFingerprint.getBytes(StandardCharsets.UTF_8));
+        return parts;
     }
 }

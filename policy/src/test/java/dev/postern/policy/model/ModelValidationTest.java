@@ -121,9 +121,9 @@ class ModelValidationTest {
                 refusal("string param maxLength huge", () -> new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 65537), "maxLength"),
                 refusal("integer param minimum over maximum", () -> new ParamSpec.IntegerParam(5, 1), "minimum", "maximum"),
 
-                refusal("policy with a target twice", () -> new Policy(List.of(TARGET, target("api", Set.of("POST"), List.of("/x"))),
+                refusal("policy with a target twice", () -> Policy.of(List.of(TARGET, target("api", Set.of("POST"), List.of("/x"))),
                         List.of()), "http target", "api", "twice"),
-                refusal("policy with a host twice", () -> new Policy(List.of(), List.of(HOST, host("web-1", Optional.empty(),
+                refusal("policy with a host twice", () -> Policy.of(List.of(), List.of(HOST, host("web-1", Optional.empty(),
                         Optional.of(FINGERPRINT)))), "ssh host", "web-1", "twice"));
     }
 
@@ -203,7 +203,7 @@ class ModelValidationTest {
 
     @Test
     void httpTargetAndSshHostMayShareAName() {
-        Policy p = new Policy(List.of(target("web-1", Set.of("GET"), List.of("/"))), List.of(HOST));
+        Policy p = Policy.of(List.of(target("web-1", Set.of("GET"), List.of("/"))), List.of(HOST));
 
         assertEquals(Optional.of(HOST), p.sshHost("web-1"));
     }

@@ -1,8 +1,6 @@
 package dev.postern.protocol.mcp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.Decision;
@@ -22,9 +20,7 @@ import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.Frame;
 import dev.postern.transport.FramingError;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +36,11 @@ import java.util.function.Supplier;
  * the {@code _meta} of every request on its own and infers nothing from earlier ones. The first
  * era-determining message fixes the era; a later request of the other era is refused as ambiguous.
  *
+ * <p>It routes; the parts read alone: {@link MethodTable} (which methods each era serves, and what a
+ * handshake-era method needs), {@link Lifecycle} (the era and phase, a value replaced on each
+ * transition), {@link Params} (each method's params checks) and {@link Responses} (envelopes, the
+ * stateless era's decoration, framing-error texts).
+ *
  * <p>{@code receive} is called by the one reader thread; the {@code render*} methods may be called
  * from any thread.
  */
@@ -48,28 +49,21 @@ public final class McpServer {
     public static final List<String> HANDSHAKE_VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26");
     /** Stateless-era protocol revisions, newest first. */
     public static final List<String> STATELESS_VERSIONS = List.of("2026-07-28");
-    /** The only revision in which JSON-RPC batches exist. */
-    static final String BATCH_VERSION = "2025-03-26";
-
-    static final String META = "_meta";
+    static final String META = Responses.META;
     static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+    static final String SERVER_INFO = Responses.SERVER_INFO;
     /** How long a stateless client may cache tools/list and server/discover: the policy never changes while running. */
     static final long TTL_MS = 3_600_000;
-
-    private enum Phase { AWAITING_INITIALIZE, AWAITING_INITIALIZED, READY }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final Supplier<ToolCatalog> catalog;
-    private final ServerInfo info;
     private final StrictJson json;
-    private final JsonMapper writer;
+    private final Responses responses;
+    private final MethodTable methods;
     private final long maxResultBytes;
-    private Phase phase = Phase.AWAITING_INITIALIZE;
-    private volatile Era era = Era.UNDECIDED;
-    private String negotiatedVersion;
+    private volatile Lifecycle lifecycle = Lifecycle.start();
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
@@ -97,20 +91,35 @@ public final class McpServer {
         }
         this.maxResultBytes = maxResultBytes;
         this.catalog = Objects.requireNonNull(catalog, "catalog");
-        this.info = Objects.requireNonNull(info, "info");
         this.json = new StrictJson(maxFrameBytes);
-        this.writer = json.mapper();
+        this.responses = new Responses(info, json.mapper(), this::era);
+        this.methods = new MethodTable()
+                .handshake("ping", Lifecycle.Needs.NOTHING, (r, frame) -> respond(r.id(), JSON.objectNode()))
+                .handshake("initialize", Lifecycle.Needs.NOTHING, this::initialize)
+                .handshake("tools/list", Lifecycle.Needs.INITIALIZE, this::toolsList)
+                .handshake("tools/call", Lifecycle.Needs.INITIALIZED, this::toolsCall)
+                // ping and logging/setLevel do not exist in the stateless era.
+                .stateless("initialize", (r, frame) -> refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: initialize"
+                        + " belongs to the handshake era, but it carries a _meta protocol version", Stage.MCP, frame))
+                .stateless("tools/list", (r, frame) -> {
+                    lifecycle = lifecycle.stateless();
+                    return toolsList(r, frame);
+                })
+                .stateless("tools/call", (r, frame) -> {
+                    lifecycle = lifecycle.stateless();
+                    return toolsCall(r, frame);
+                });
     }
 
     /** The era this connection has settled on, if any. */
     public Era era() {
-        return era;
+        return lifecycle.era();
     }
 
     /** A framing failure always ends the session: the peer has lost the frame boundary. */
     public Inbound receive(FramingError error) {
         catalog.get();
-        return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + describe(error)),
+        return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + Responses.describe(error)),
                 new Rejection(Stage.FRAMING, error.kind().name(), Optional.empty(), error.sha256()));
     }
 
@@ -123,7 +132,7 @@ public final class McpServer {
             return new Inbound.Close(errorLine(null, ErrorCode.PARSE_ERROR, "parse error: " + e.getMessage()),
                     rejection(Stage.JSON, "PARSE_ERROR", frame));
         }
-        if (value.isArray() && batchesAllowed()) {
+        if (value.isArray() && lifecycle.batchesAllowed()) {
             catalog.get();
             return batch(value, frame);
         }
@@ -156,10 +165,6 @@ public final class McpServer {
 
     // ---- batches (2025-03-26 only) ----
 
-    private boolean batchesAllowed() {
-        return era == Era.HANDSHAKE && BATCH_VERSION.equals(negotiatedVersion);
-    }
-
     /** Every element is checked before any is handled; one bad element rejects the whole batch. */
     private Inbound batch(JsonNode array, Frame frame) {
         if (array.isEmpty()) {
@@ -190,8 +195,9 @@ public final class McpServer {
         }
         switch (n.method()) {
             case "notifications/initialized":
-                if (era == Era.HANDSHAKE && phase == Phase.AWAITING_INITIALIZED) {
-                    phase = Phase.READY;
+                Optional<Lifecycle> ready = lifecycle.ready();
+                if (ready.isPresent()) {
+                    lifecycle = ready.get();
                     return new Inbound.Ignore("session ready", false);
                 }
                 return new Inbound.Ignore("initialized notification out of order", true);
@@ -208,19 +214,18 @@ public final class McpServer {
 
     private Inbound request(Request r, Frame frame) {
         if (r.paramsByPosition()) {
-            boolean known = List.of("server/discover", "initialize", "ping", "tools/list", "tools/call").contains(r.method());
-            return known
+            return methods.knows(r.method())
                     ? refuse(r.id(), ErrorCode.INVALID_PARAMS, "params must be an object (by name), not an array", Stage.MCP, frame)
                     : refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame);
         }
-        if (r.method().equals("server/discover")) {
+        if (r.method().equals(MethodTable.DISCOVER)) {
             return respond(r.id(), discover());
         }
         boolean statelessRequest = r.params().map(p -> p.path(META).has(PROTOCOL_VERSION)).orElse(false);
         if (statelessRequest) {
             return stateless(r, frame);
         }
-        if (era == Era.STATELESS) {
+        if (era() == Era.STATELESS) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "this connection speaks MCP " + STATELESS_VERSIONS.get(0)
                     + ": every request carries _meta \"" + PROTOCOL_VERSION + "\" and \"" + CLIENT_CAPABILITIES + '"',
                     Stage.MCP, frame);
@@ -234,16 +239,16 @@ public final class McpServer {
         result.put("resultType", "complete");
         STATELESS_VERSIONS.forEach(result.putArray("supportedVersions")::add);
         result.putObject("capabilities").putObject("tools");
-        result.set("serverInfo", serverInfo());
+        result.set("serverInfo", responses.serverInfo());
         result.put("instructions", instructions());
         result.put("ttlMs", TTL_MS);
         result.put("cacheScope", "private");
-        result.putObject(META).set(SERVER_INFO, serverInfo());
+        result.putObject(META).set(SERVER_INFO, responses.serverInfo());
         return result;
     }
 
     private Inbound stateless(Request r, Frame frame) {
-        if (era == Era.HANDSHAKE) {
+        if (era() == Era.HANDSHAKE) {
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: this connection began with initialize"
                     + " (handshake era) and this request carries a _meta protocol version", Stage.MCP, frame);
         }
@@ -265,89 +270,51 @@ public final class McpServer {
         }
         // Postern needs no client capability for any method (no sampling, elicitation or roots), so
         // MISSING_CLIENT_CAPABILITY (-32021) never arises; a method that needs one checks it here.
-        if (r.method().equals("initialize")) {
-            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "ambiguous request: initialize belongs to the handshake era,"
-                    + " but it carries a _meta protocol version", Stage.MCP, frame);
-        }
-        if (r.method().equals("tools/list")) {
-            era = Era.STATELESS;
-            return toolsList(r, frame);
-        }
-        if (r.method().equals("tools/call")) {
-            era = Era.STATELESS;
-            return toolsCall(r, frame);
-        }
-        // ping and logging/setLevel do not exist in this era.
-        return refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame);
+        return methods.inStateless(r.method()).map(handler -> handler.handle(r, frame))
+                .orElseGet(() -> refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame));
     }
 
     private Inbound handshake(Request r, Frame frame) {
-        String method = r.method();
-        if (method.equals("ping")) {
-            return respond(r.id(), JSON.objectNode());
+        Optional<MethodTable.Row> row = methods.inHandshake(r.method());
+        if (row.isEmpty()) {
+            return refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + r.method(), Stage.MCP, frame);
         }
-        if (method.equals("initialize")) {
-            return initialize(r, frame);
+        Optional<Lifecycle.Refusal> refusal = lifecycle.admits(row.get().needs());
+        if (refusal.isPresent()) {
+            ErrorCode code = refusal.get() == Lifecycle.Refusal.NOT_INITIALIZED ? ErrorCode.NOT_INITIALIZED : ErrorCode.NOT_READY;
+            return refuse(r.id(), code, refusal.get().message, Stage.MCP, frame);
         }
-        boolean known = method.equals("tools/list") || method.equals("tools/call");
-        if (!known) {
-            return refuse(r.id(), ErrorCode.METHOD_NOT_FOUND, "method not found: " + method, Stage.MCP, frame);
-        }
-        if (phase == Phase.AWAITING_INITIALIZE) {
-            return refuse(r.id(), ErrorCode.NOT_INITIALIZED, "send initialize first; only ping is served before it", Stage.MCP, frame);
-        }
-        if (method.equals("tools/list")) {
-            return toolsList(r, frame);
-        }
-        if (phase != Phase.READY) {
-            return refuse(r.id(), ErrorCode.NOT_READY, "send notifications/initialized before calling a tool", Stage.MCP, frame);
-        }
-        return toolsCall(r, frame);
+        return row.get().handler().handle(r, frame);
     }
 
     private Inbound initialize(Request r, Frame frame) {
-        if (phase != Phase.AWAITING_INITIALIZE) {
+        if (!lifecycle.initializeAllowed()) {
             return refuse(r.id(), ErrorCode.ALREADY_INITIALIZED, "the session is already initialized", Stage.MCP, frame);
         }
         ObjectNode p = r.params().orElse(null);
-        String problem = p == null ? "params are required"
-                : !textual(p, "protocolVersion") ? "params.protocolVersion must be a string"
-                : !p.path("capabilities").isObject() ? "params.capabilities must be an object"
-                : !p.path("clientInfo").isObject() || !textual(p.get("clientInfo"), "name") || !textual(p.get("clientInfo"), "version")
-                        ? "params.clientInfo must be an object with string name and version"
-                : null;
-        if (problem != null) {
-            return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem, Stage.MCP, frame);
+        Optional<String> problem = Params.ofInitialize(p);
+        if (problem.isPresent()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem.get(), Stage.MCP, frame);
         }
         String requested = p.get("protocolVersion").textValue();
-        negotiatedVersion = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
-        era = Era.HANDSHAKE;
-        phase = Phase.AWAITING_INITIALIZED;
+        String negotiated = HANDSHAKE_VERSIONS.contains(requested) ? requested : HANDSHAKE_VERSIONS.get(0);
+        lifecycle = lifecycle.initialized(negotiated);
         ObjectNode result = JSON.objectNode();
-        result.put("protocolVersion", negotiatedVersion);
+        result.put("protocolVersion", negotiated);
         result.putObject("capabilities").putObject("tools").put("listChanged", false);
-        result.set("serverInfo", serverInfo());
+        result.set("serverInfo", responses.serverInfo());
         result.put("instructions", instructions());
-        return new Inbound.Respond(resultLine(r.id(), result, false), Optional.empty());
+        return respond(r.id(), result);
     }
 
     private Inbound toolsList(Request r, Frame frame) {
-        Optional<ObjectNode> p = r.params();
-        if (p.isPresent()) {
-            Iterator<String> names = p.get().fieldNames();
-            while (names.hasNext()) {
-                String n = names.next();
-                if (n.equals("cursor") && !p.get().get(n).isTextual()) {
-                    return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.cursor must be a string", Stage.MCP, frame);
-                }
-                if (!n.equals("cursor") && !n.equals(META)) {
-                    return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
-                }
-            }
+        Optional<String> problem = Params.ofToolsList(r.params());
+        if (problem.isPresent()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem.get(), Stage.MCP, frame);
         }
         ObjectNode result = JSON.objectNode();
         result.set("tools", catalog.get().describeAll());
-        if (era == Era.STATELESS) {
+        if (era() == Era.STATELESS) {
             result.put("ttlMs", TTL_MS);
             result.put("cacheScope", "private");
         }
@@ -356,20 +323,11 @@ public final class McpServer {
 
     private Inbound toolsCall(Request r, Frame frame) {
         ObjectNode p = r.params().orElse(null);
-        if (p == null || !textual(p, "name")) {
-            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.name must be a string", Stage.MCP, frame);
-        }
-        Iterator<String> names = p.fieldNames();
-        while (names.hasNext()) {
-            String n = names.next();
-            if (!n.equals("name") && !n.equals("arguments") && !n.equals(META)) {
-                return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown params member " + n, Stage.MCP, frame);
-            }
+        Optional<String> problem = Params.ofToolsCall(p);
+        if (problem.isPresent()) {
+            return refuse(r.id(), ErrorCode.INVALID_PARAMS, problem.get(), Stage.MCP, frame);
         }
         JsonNode arguments = p.has("arguments") ? p.get("arguments") : JSON.objectNode();
-        if (!arguments.isObject()) {
-            return refuse(r.id(), ErrorCode.INVALID_PARAMS, "params.arguments must be an object", Stage.MCP, frame);
-        }
         String name = p.get("name").textValue();
         ToolCatalog tools = catalog.get();
         Optional<Tool> tool = tools.find(name);
@@ -391,7 +349,7 @@ public final class McpServer {
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
-        return resultLine(id, ToolResults.outcome(outcome, maxResultBytes));
+        return resultLine(id, ToolResults.outcome(catalog.get().kinds(), outcome, maxResultBytes));
     }
 
     /** The response line for a tool call the policy denied. */
@@ -405,28 +363,11 @@ public final class McpServer {
     }
 
     private String errorLine(RequestId id, ErrorCode code, String message, ObjectNode data) {
-        ObjectNode n = envelope(id);
-        ObjectNode error = n.putObject("error").put("code", code.code()).put("message", message);
-        if (data != null) {
-            error.set("data", data);
-        }
-        return write(n);
+        return responses.error(id, code, message, data);
     }
 
     private String resultLine(RequestId id, ObjectNode result) {
-        return resultLine(id, result, true);
-    }
-
-    /** In the stateless era every result carries resultType and the server's identity in _meta. */
-    private String resultLine(RequestId id, ObjectNode result, boolean decorate) {
-        if (decorate && era == Era.STATELESS) {
-            result.put("resultType", "complete");
-            ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
-            meta.set(SERVER_INFO, serverInfo());
-        }
-        ObjectNode n = envelope(id);
-        n.set("result", result);
-        return write(n);
+        return responses.result(id, result);
     }
 
     private Inbound respond(RequestId id, ObjectNode result) {
@@ -437,48 +378,13 @@ public final class McpServer {
         return new Inbound.Respond(errorLine(id, code, message), Optional.of(rejection(stage, code.name(), frame)));
     }
 
-    private ObjectNode serverInfo() {
-        return JSON.objectNode().put("name", info.name()).put("version", info.version());
-    }
-
     private static String instructions() {
         return "Postern performs only what its operator's policy allows. "
                 + "Call postern_targets to see which HTTP targets and SSH commands are allowed.";
     }
 
-    private static ObjectNode envelope(RequestId id) {
-        ObjectNode n = JSON.objectNode();
-        n.put("jsonrpc", "2.0");
-        n.set("id", id == null ? JSON.nullNode() : id.toJson());
-        return n;
-    }
-
-    private String write(ObjectNode n) {
-        try {
-            return writer.writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static Rejection rejection(Stage stage, String reason, Frame frame) {
         return new Rejection(stage, reason, Optional.empty(), frame.sha256());
-    }
-
-    private static boolean textual(JsonNode n, String field) {
-        return n.path(field).isTextual();
-    }
-
-    private static String describe(FramingError e) {
-        switch (e.kind()) {
-            case EMPTY_LINE: return "empty line";
-            case TOO_LONG: return "line exceeds the frame byte limit";
-            case INVALID_UTF8: return "line is not valid UTF-8";
-            case BYTE_ORDER_MARK: return "line starts with a byte order mark";
-            case BARE_CR: return "carriage return not followed by line feed";
-            case TRUNCATED: return "input ended inside a line";
-            default: return "input could not be read";
-        }
     }
 
     private static Supplier<ToolCatalog> constant(ToolCatalog catalog) {

@@ -4,15 +4,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.postern.policy.Decision;
-import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
-import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.transport.StrictUtf8;
 import java.nio.charset.CharacterCodingException;
-import java.util.Base64;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -22,8 +17,8 @@ import java.util.Optional;
  * {@code {"error":{code, message, rule?, pointer?, partial?}}}: MCP requires structured content to
  * match the output schema, which describes success, and strict clients (the TypeScript SDK) reject a
  * result that does not. {@code partial} is what an executor had read before it failed (a timeout
- * mid-command), in the same shape as the tool's success (for {@code ssh_exec}: streams, encodings,
- * truncation flags, and null exit status and signal). Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
+ * mid-command), in the same shape as the tool's success, rendered by the outcome's {@link EffectKind} (for
+ * {@code ssh_exec}: streams, encodings, truncation flags, and null exit status and signal). Bytes that are not valid UTF-8 (or a body whose media type is not textual) come back
  * as base64, never lossily.
  *
  * <p>The structured JSON is serialized once: that one string is the text item and is written raw
@@ -39,32 +34,21 @@ public final class ToolResults {
     private ToolResults() {
     }
 
-    public static ObjectNode outcome(Outcome outcome) {
-        return outcome(outcome, DEFAULT_MAX_RESULT_BYTES);
+    public static ObjectNode outcome(EffectKinds kinds, Outcome outcome) {
+        return outcome(kinds, outcome, DEFAULT_MAX_RESULT_BYTES);
     }
 
-    /** The result for {@code outcome}, or RESPONSE_TOO_LARGE if it would render past {@code maxResultBytes}. */
-    public static ObjectNode outcome(Outcome outcome, long maxResultBytes) {
-        if (outcome instanceof HttpResponseOutcome r) {
-            return success(http(r), maxResultBytes);
+    /**
+     * The result for {@code outcome}, a success rendered by its kind or a failure with any partial its
+     * kind renders, or RESPONSE_TOO_LARGE if it would render past {@code maxResultBytes}.
+     */
+    public static ObjectNode outcome(EffectKinds kinds, Outcome outcome, long maxResultBytes) {
+        if (!(outcome instanceof ExecutionFailure f)) {
+            return success(kinds.render(outcome), maxResultBytes);
         }
-        if (outcome instanceof SshExitOutcome s) {
-            return success(ssh(s), maxResultBytes);
-        }
-        ExecutionFailure f = (ExecutionFailure) outcome;
         ObjectNode e = errorObject(f.code().name(), f.message());
-        f.partial().ifPresent(p -> e.set("partial", partial(p)));
+        f.partial().ifPresent(p -> e.set("partial", kinds.render(p)));
         return wrapError(e, maxResultBytes);
-    }
-
-    private static ObjectNode partial(Outcome readSoFar) {
-        if (readSoFar instanceof SshExitOutcome s) {
-            return ssh(s);
-        }
-        if (readSoFar instanceof HttpResponseOutcome r) {
-            return http(r);
-        }
-        throw new IllegalArgumentException("no rendering for a partial " + readSoFar.getClass().getSimpleName());
     }
 
     public static ObjectNode answer(ObjectNode structured) {
@@ -126,60 +110,8 @@ public final class ToolResults {
                 + " bytes once rendered, over the gateway's cap of " + maxResultBytes + " bytes; nothing of it is returned"));
     }
 
-    private static ObjectNode http(HttpResponseOutcome r) {
-        ObjectNode n = JSON.objectNode();
-        n.put("target", r.target());
-        n.put("status", r.status());
-        var headers = n.putArray("headers");
-        String contentType = "";
-        for (HeaderField h : r.headers()) {
-            headers.addObject().put("name", h.name()).put("value", h.value());
-            if (h.name().equalsIgnoreCase("content-type")) {
-                contentType = h.value().toLowerCase(Locale.ROOT);
-            }
-        }
-        byte[] body = r.body();
-        Optional<String> text = textual(contentType) || body.length == 0 ? utf8(body) : Optional.empty();
-        n.put("body", text.orElseGet(() -> Base64.getEncoder().encodeToString(body)));
-        n.put("bodyEncoding", text.isPresent() ? "text" : "base64");
-        n.put("truncated", r.truncated());
-        return n;
-    }
-
-    private static ObjectNode ssh(SshExitOutcome s) {
-        ObjectNode n = JSON.objectNode();
-        n.put("host", s.host());
-        if (s.exitStatus().isPresent()) {
-            n.put("exitStatus", s.exitStatus().getAsInt());
-        } else {
-            n.putNull("exitStatus");
-        }
-        if (s.exitSignal().isPresent()) {
-            n.put("exitSignal", s.exitSignal().get());
-        } else {
-            n.putNull("exitSignal");
-        }
-        stream(n, "stdout", s.stdout(), s.stdoutTruncated());
-        stream(n, "stderr", s.stderr(), s.stderrTruncated());
-        n.put("hostKeyFingerprint", s.hostKeyFingerprint());
-        return n;
-    }
-
-    private static void stream(ObjectNode n, String name, byte[] bytes, boolean truncated) {
-        Optional<String> text = utf8(bytes);
-        n.put(name, text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes)));
-        n.put(name + "Encoding", text.isPresent() ? "text" : "base64");
-        n.put(name + "Truncated", truncated);
-    }
-
-    private static boolean textual(String contentType) {
-        return contentType.startsWith("text/") || contentType.startsWith("application/json")
-                || contentType.contains("+json") || contentType.startsWith("application/xml") || contentType.contains("+xml")
-                || contentType.startsWith("application/javascript") || contentType.startsWith("application/x-www-form-urlencoded");
-    }
-
     /** The bytes as a string if they are valid UTF-8 (a cut at the cap mid-character counts as invalid). */
-    private static Optional<String> utf8(byte[] bytes) {
+    static Optional<String> utf8(byte[] bytes) {
         try {
             return Optional.of(StrictUtf8.decode(bytes));
         } catch (CharacterCodingException e) {

@@ -1,5 +1,6 @@
 package dev.postern.protocol.mcp;
 
+import dev.postern.protocol.tools.TestKinds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,7 +43,7 @@ class HugeNumbersTest {
     @MethodSource("hostileNumbers")
     void aHugeOrNonFiniteNumberIsAnOrdinarySchemaErrorAndTheSessionContinues(String number, boolean stateless, String tool,
             String arguments, String pointer) throws Exception {
-        McpServer server = new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
         if (!stateless) {
             server.receive(McpServerTest.frame(McpServerTest.INIT));
             server.receive(McpServerTest.frame(McpServerTest.INITIALIZED));
@@ -61,5 +62,21 @@ class HugeNumbersTest {
                 ? "{\"jsonrpc\":\"2.0\",\"id\":103,\"method\":\"tools/list\",\"params\":{" + STATELESS_META + "}}"
                 : "{\"jsonrpc\":\"2.0\",\"id\":103,\"method\":\"ping\"}";
         assertInstanceOf(Inbound.Respond.class, server.receive(McpServerTest.frame(ping)), "the session continues");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({"1e400, false", "1e-400, false", "1e401, true", "1e-401, true"})
+    void theExponentLimitIsFourHundredInclusive(String number, boolean refusedForExponent) throws Exception {
+        McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+        server.receive(McpServerTest.frame(McpServerTest.INIT));
+        server.receive(McpServerTest.frame(McpServerTest.INITIALIZED));
+        Inbound in = server.receive(McpServerTest.frame("{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"tools/call\",\"params\":{"
+                + "\"name\":\"ssh_exec\",\"arguments\":{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":" + number + "}}}}"));
+
+        Inbound.Respond r = assertInstanceOf(Inbound.Respond.class, in);
+        JsonNode error = JSON.readTree(JSON.readTree(r.line()).get("result").get("content").get(0).get("text").textValue()).get("error");
+        assertEquals("INVALID_ARGUMENTS", error.get("code").textValue(), r.line());
+        assertEquals("/args/lines", error.get("pointer").textValue(), r.line());
+        assertEquals(refusedForExponent, error.get("message").textValue().contains("exponent beyond 400"), r.line());
     }
 }

@@ -1,5 +1,6 @@
 package dev.postern.protocol.mcp;
 
+import dev.postern.protocol.tools.TestKinds;
 import static dev.postern.protocol.mcp.McpServerTest.frame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class JsonRpcShapeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final McpServer server = new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

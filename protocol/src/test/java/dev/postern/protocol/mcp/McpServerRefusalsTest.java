@@ -1,5 +1,6 @@
 package dev.postern.protocol.mcp;
 
+import dev.postern.protocol.tools.TestKinds;
 import static dev.postern.protocol.mcp.McpServerTest.INIT;
 import static dev.postern.protocol.mcp.McpServerTest.INITIALIZED;
 import static dev.postern.protocol.mcp.McpServerTest.frame;
@@ -34,7 +35,7 @@ class McpServerRefusalsTest {
     private static final String SHA = "0".repeat(64);
     private static final String META = StatelessEraTest.META;
 
-    private final McpServer server = new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
 
     private Inbound send(String text) {
         return server.receive(frame(text));

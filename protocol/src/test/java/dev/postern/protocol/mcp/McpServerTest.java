@@ -18,6 +18,7 @@ import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.tools.TestKinds;
 import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.transport.Frame;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ class McpServerTest {
             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
     static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, policy()), new ServerInfo("postern", "test"), 1 << 20);
 
     static Policy policy() {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:8080"), Set.of("GET"), List.of("/v1"),
@@ -50,7 +51,7 @@ class McpServerTest {
                 Optional.of("SHA256:" + "A".repeat(43)), Duration.ofSeconds(5), 1024,
                 List.of(new SshCommandSpec("tail", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                         Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
-        return new Policy(List.of(api), List.of(web));
+        return Policy.of(List.of(api), List.of(web));
     }
 
     static Frame frame(String text) {

@@ -1,5 +1,6 @@
 package dev.postern.protocol.mcp;
 
+import dev.postern.protocol.tools.TestKinds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class RenderingLinesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final McpServer server = new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
 
     @Test
     void aDenialIsAToolErrorAnsweredToItsRequest() throws Exception {

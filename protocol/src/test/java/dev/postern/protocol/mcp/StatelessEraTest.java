@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.tools.TestKinds;
 import dev.postern.protocol.tools.ToolCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +22,7 @@ class StatelessEraTest {
     static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
 
     private Inbound send(String text) {
         return server.receive(frame(text));

@@ -44,10 +44,10 @@ class CatalogBindingTest {
                 List.of(new SshCommandSpec("logs", List.of("journalctl", "-u", "{unit}", "-n", "{lines}"),
                         Map.of("unit", new ParamSpec.StringParam(Optional.of(Pattern.compile("[a-z]+")), Optional.of(List.of("nginx", "app")), 32),
                                 "lines", new ParamSpec.IntegerParam(1, 500)))));
-        return new Policy(List.of(api), List.of(web));
+        return Policy.of(List.of(api), List.of(web));
     }
 
-    private final ToolCatalog catalog = new ToolCatalog(policy());
+    private final ToolCatalog catalog = new ToolCatalog(TestKinds.ALL, policy());
 
     @Test
     void posternTargetsDescribesEveryFieldAnAgentMayKnowAndNoSecret() throws Exception {

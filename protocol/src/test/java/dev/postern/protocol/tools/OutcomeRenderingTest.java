@@ -58,7 +58,7 @@ class OutcomeRenderingTest {
     @ValueSource(strings = {"text/plain", "TEXT/HTML; charset=utf-8", "application/json", "application/problem+json",
         "application/xml", "image/svg+xml", "application/javascript", "application/x-www-form-urlencoded"})
     void textualMediaTypesComeBackAsText(String contentType) throws Exception {
-        JsonNode s = structured(ToolResults.outcome(http("Content-Type", contentType, TEXT, false)));
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, http("Content-Type", contentType, TEXT, false)));
         assertEquals("{\"ok\":true}", s.get("body").textValue());
         assertEquals("text", s.get("bodyEncoding").textValue());
     }
@@ -66,20 +66,20 @@ class OutcomeRenderingTest {
     @ParameterizedTest
     @ValueSource(strings = {"application/octet-stream", "image/png", "application/pdf", "multipart/form-data"})
     void otherMediaTypesComeBackAsBase64EvenWhenTheBytesAreText(String contentType) throws Exception {
-        JsonNode s = structured(ToolResults.outcome(http("content-type", contentType, TEXT, false)));
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, http("content-type", contentType, TEXT, false)));
         assertEquals(Base64.getEncoder().encodeToString(TEXT), s.get("body").textValue());
         assertEquals("base64", s.get("bodyEncoding").textValue());
     }
 
     @Test
     void aBodyWithoutAContentTypeIsBase64() throws Exception {
-        JsonNode s = structured(ToolResults.outcome(http(null, null, TEXT, false)));
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, http(null, null, TEXT, false)));
         assertEquals("base64", s.get("bodyEncoding").textValue());
     }
 
     @Test
     void anEmptyBodyIsEmptyTextWhateverItsType() throws Exception {
-        JsonNode s = structured(ToolResults.outcome(http("Content-Type", "image/png", new byte[0], false)));
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, http("Content-Type", "image/png", new byte[0], false)));
         assertEquals("", s.get("body").textValue());
         assertEquals("text", s.get("bodyEncoding").textValue());
     }
@@ -87,7 +87,7 @@ class OutcomeRenderingTest {
     @Test
     void aTextualBodyCutMidCharacterIsBase64NotLossy() throws Exception {
         byte[] cut = {'a', (byte) 0xC3};
-        JsonNode s = structured(ToolResults.outcome(http("Content-Type", "text/plain", cut, true)));
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, http("Content-Type", "text/plain", cut, true)));
         assertEquals(Base64.getEncoder().encodeToString(cut), s.get("body").textValue());
         assertEquals("base64", s.get("bodyEncoding").textValue());
         assertTrue(s.get("truncated").asBoolean());
@@ -95,7 +95,7 @@ class OutcomeRenderingTest {
 
     @Test
     void anHttpSuccessCarriesTargetStatusAndHeadersInOrder() throws Exception {
-        JsonNode s = structured(ToolResults.outcome(new HttpResponseOutcome("api", 404,
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, new HttpResponseOutcome("api", 404,
                 List.of(new HeaderField("A", "1"), new HeaderField("B", "2")), new byte[0], false)));
         assertEquals("api", s.get("target").textValue());
         assertEquals(404, s.get("status").asInt());
@@ -105,7 +105,7 @@ class OutcomeRenderingTest {
 
     @Test
     void anSshExitCarriesStatusAndNullSignal() throws Exception {
-        JsonNode s = structured(ToolResults.outcome(new SshExitOutcome("web", OptionalInt.of(3), Optional.empty(),
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, new SshExitOutcome("web", OptionalInt.of(3), Optional.empty(),
                 "out".getBytes(StandardCharsets.UTF_8), false, new byte[0], true, FINGERPRINT)));
         assertEquals("web", s.get("host").textValue());
         assertEquals(3, s.get("exitStatus").asInt());
@@ -119,7 +119,7 @@ class OutcomeRenderingTest {
 
     @Test
     void anSshKillCarriesTheSignalAndNullStatus() throws Exception {
-        JsonNode s = structured(ToolResults.outcome(new SshExitOutcome("web", OptionalInt.empty(), Optional.of("KILL"),
+        JsonNode s = structured(ToolResults.outcome(TestKinds.ALL, new SshExitOutcome("web", OptionalInt.empty(), Optional.of("KILL"),
                 new byte[0], false, new byte[0], false, FINGERPRINT)));
         assertTrue(s.get("exitStatus").isNull());
         assertEquals("KILL", s.get("exitSignal").textValue());
@@ -128,7 +128,7 @@ class OutcomeRenderingTest {
     @Test
     void aFailedHttpCallCarriesWhatWasReadAsItsPartial() throws Exception {
         HttpResponseOutcome readSoFar = http("Content-Type", "text/plain", TEXT, true);
-        JsonNode e = error(ToolResults.outcome(new ExecutionFailure(FailureCode.RESPONSE_TOO_LARGE, "over the cap", Optional.of(readSoFar))));
+        JsonNode e = error(ToolResults.outcome(TestKinds.ALL, new ExecutionFailure(FailureCode.RESPONSE_TOO_LARGE, "over the cap", Optional.of(readSoFar))));
         assertEquals("RESPONSE_TOO_LARGE", e.get("code").textValue());
         assertEquals("over the cap", e.get("message").textValue());
         assertEquals("{\"ok\":true}", e.get("partial").get("body").textValue());

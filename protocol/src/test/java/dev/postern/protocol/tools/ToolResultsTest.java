@@ -26,7 +26,7 @@ class ToolResultsTest {
         SshExitOutcome readSoFar = new SshExitOutcome("web-1", OptionalInt.empty(), Optional.empty(),
                 "started\n".getBytes(StandardCharsets.UTF_8), true, notUtf8, false, FINGERPRINT);
 
-        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(readSoFar)));
+        ObjectNode result = ToolResults.outcome(TestKinds.ALL, new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(readSoFar)));
 
         assertTrue(result.get("isError").asBoolean());
         assertFalse(result.has("structuredContent"), "errors carry no structuredContent");
@@ -48,7 +48,7 @@ class ToolResultsTest {
 
     @Test
     void failureWithNothingReadHasNoPartial() throws Exception {
-        ObjectNode result = ToolResults.outcome(new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused"));
+        ObjectNode result = ToolResults.outcome(TestKinds.ALL, new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused"));
 
         JsonNode error = errorOf(result);
         assertEquals("CONNECT_FAILED", error.get("code").asText());
@@ -62,7 +62,7 @@ class ToolResultsTest {
         dev.postern.policy.outcome.HttpResponseOutcome r = new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
                 java.util.List.of(new dev.postern.policy.action.HeaderField("Content-Type", "text/plain")), nul, false);
 
-        ObjectNode capped = ToolResults.outcome(r, 4L << 20);
+        ObjectNode capped = ToolResults.outcome(TestKinds.ALL, r, 4L << 20);
 
         assertTrue(capped.get("isError").asBoolean());
         assertFalse(capped.has("structuredContent"));
@@ -80,7 +80,7 @@ class ToolResultsTest {
             for (int i = 0; i < body.length; i++) {
                 body[i] = (byte) (random.nextBoolean() ? random.nextInt(0x80) : "\"\\\u0000\n\té€".getBytes(StandardCharsets.UTF_8)[random.nextInt(8)]);
             }
-            ObjectNode result = ToolResults.outcome(new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
+            ObjectNode result = ToolResults.outcome(TestKinds.ALL, new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
                     java.util.List.of(new dev.postern.policy.action.HeaderField("Content-Type", "text/plain")), body, false), 1L << 20);
             byte[] written = JSON.writeValueAsBytes(result);
             String text = result.get("content").get(0).get("text").textValue();

@@ -1,4 +1,4 @@
-package dev.postern.app.cli;
+package dev.postern.protocol.tools;
 
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SshCommandSpec;

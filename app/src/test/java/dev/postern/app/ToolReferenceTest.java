@@ -1,6 +1,7 @@
-package dev.postern.protocol.tools;
+package dev.postern.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -12,6 +13,7 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
+import dev.postern.protocol.tools.ToolCatalog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/tools.json is the tool reference the README points to: exactly what {@code tools/list}
- * answers for the example policy below. This test fails when the two drift; run it with
+ * answers, with every kind registered in {@link Gateway#KINDS}, for the example policy below (give it
+ * an allowance of each kind). This test fails when the two drift; run it with
  * {@code -Dpostern.writeToolReference=true} to rewrite the file after an intended change.
  */
 class ToolReferenceTest {
@@ -38,13 +41,22 @@ class ToolReferenceTest {
                 List.of(new SshCommandSpec("uptime", List.of("uptime"), Map.of()),
                         new SshCommandSpec("tail-log", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                                 Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
-        return new Policy(List.of(github), List.of(web));
+        return Policy.of(List.of(github), List.of(web));
+    }
+
+    @Test
+    void theExamplePolicyOffersEveryRegisteredKindsTool() {
+        List<String> offered = new ToolCatalog(Gateway.kinds(), examplePolicy()).tools().stream().map(t -> t.name()).toList();
+        for (var kind : Gateway.kinds().all()) {
+            assertTrue(offered.contains(kind.toolName()), () -> "the example policy has no allowance of " + kind.toolName()
+                    + ", so docs/tools.json would not document it");
+        }
     }
 
     @Test
     void theDocumentedToolReferenceIsWhatToolsListAnswers() throws Exception {
         String rendered = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(new ToolCatalog(examplePolicy()).describeAll()) + "\n";
+                .writeValueAsString(new ToolCatalog(Gateway.kinds(), examplePolicy()).describeAll()) + "\n";
         if (Boolean.getBoolean("postern.writeToolReference")) {
             Files.writeString(REFERENCE, rendered, StandardCharsets.UTF_8);
         }

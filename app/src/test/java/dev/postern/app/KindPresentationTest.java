@@ -1,0 +1,84 @@
+package dev.postern.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SshExitOutcome;
+import dev.postern.protocol.tools.EffectKind;
+import dev.postern.protocol.tools.Tool;
+import dev.postern.protocol.tools.ToolCatalog;
+import dev.postern.protocol.tools.ToolResults;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each registered kind presents its own outcome as its tool promises: the rendered
+ * {@code structuredContent} (and a failure's {@code partial}) is valid against the tool's output
+ * schema. One sample outcome per permitted outcome type; a new type without a sample fails here.
+ */
+class KindPresentationTest {
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+    /** A sample of every kind's outcome, with bytes that are not UTF-8 where an outcome carries bytes. */
+    private static final Map<Class<?>, Outcome> SAMPLES = Map.of(
+            HttpResponseOutcome.class, new HttpResponseOutcome("github", 200,
+                    List.of(new HeaderField("Content-Type", "application/octet-stream")), new byte[] {(byte) 0xff, 0}, true),
+            SshExitOutcome.class, new SshExitOutcome("web-1", OptionalInt.empty(), Optional.of("TERM"),
+                    "up 3 days".getBytes(StandardCharsets.UTF_8), false, new byte[] {(byte) 0xc3}, true, "SHA256:recorded"));
+
+    @Test
+    void everyPermittedOutcomeHasASample() {
+        for (Class<?> type : Outcome.class.getPermittedSubclasses()) {
+            assertTrue(type == ExecutionFailure.class || SAMPLES.containsKey(type),
+                    () -> "add a sample " + type.getSimpleName() + " to KindPresentationTest.SAMPLES");
+        }
+    }
+
+    @Test
+    void eachKindRendersItsOutcomeAndAPartialAsItsOutputSchemaSays() {
+        ToolCatalog catalog = new ToolCatalog(Gateway.kinds(), ToolReferenceTest.examplePolicy());
+        for (EffectKind<?, ?, ?> kind : Gateway.kinds().all()) {
+            Tool tool = catalog.find(kind.toolName()).orElseThrow();
+            Outcome sample = SAMPLES.get(kind.outcomeType());
+
+            // The text item carries the same JSON as structuredContent (however that is held).
+            ObjectNode success = ToolResults.outcome(Gateway.kinds(), sample);
+            assertEquals(false, success.get("isError").booleanValue());
+            assertValid(tool, (ObjectNode) readTree(success.get("content").get(0).get("text").textValue()));
+
+            ObjectNode failure = ToolResults.outcome(Gateway.kinds(),
+                    new ExecutionFailure(FailureCode.TIMEOUT, "no answer in time", Optional.of(sample)));
+            String text = failure.get("content").get(0).get("text").textValue();
+            assertValid(tool, (ObjectNode) readTree(text).get("error").get("partial"));
+        }
+    }
+
+    private static void assertValid(Tool tool, ObjectNode structured) {
+        List<Error> errors = SCHEMAS.getSchema(tool.outputSchema().toString()).validate(structured);
+        assertEquals(List.of(), errors.stream().map(Error::getMessage).toList(), () -> tool.name() + ": " + structured);
+    }
+
+    private static JsonNode readTree(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.postern.policy.model;
+
+import dev.postern.policy.RegistrationPoint;
+
+/**
+ * One thing an operator allows, of one kind of effect: an HTTP target, an SSH host. The set is closed,
+ * like the set of actions: a new kind of effect adds its allowance record here. Names are unique within
+ * a kind.
+ */
+@RegistrationPoint("the kind's allowance record in permits")
+public sealed interface Allowance permits HttpTarget, SshHost, SqlDatabase {
+
+    /** The operator's name for it, unique among the allowances of its kind. */
+    String name();
+
+    /** What one of these is called in an error message, such as {@code http target}. */
+    String noun();
+}

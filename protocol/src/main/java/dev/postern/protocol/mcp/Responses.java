@@ -1,0 +1,88 @@
+package dev.postern.protocol.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.protocol.jsonrpc.ErrorCode;
+import dev.postern.protocol.jsonrpc.RequestId;
+import dev.postern.transport.FramingError;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Turns results and errors into JSON-RPC response lines, and owns the era's decoration: in the
+ * stateless era every result carries {@code resultType} and the server's identity in {@code _meta}.
+ * Also the texts of framing errors. Stateless apart from reading the current era; callable from any thread.
+ */
+final class Responses {
+    static final String META = "_meta";
+    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final ServerInfo info;
+    private final JsonMapper writer;
+    private final Supplier<Era> era;
+
+    Responses(ServerInfo info, JsonMapper writer, Supplier<Era> era) {
+        this.info = Objects.requireNonNull(info, "info");
+        this.writer = Objects.requireNonNull(writer, "writer");
+        this.era = Objects.requireNonNull(era, "era");
+    }
+
+    /** A result line, decorated as the connection's era requires. */
+    String result(RequestId id, ObjectNode result) {
+        if (era.get() == Era.STATELESS) {
+            result.put("resultType", "complete");
+            ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
+            meta.set(SERVER_INFO, serverInfo());
+        }
+        ObjectNode n = envelope(id);
+        n.set("result", result);
+        return write(n);
+    }
+
+    /** An error line; {@code id} null means JSON {@code null}, {@code data} null means none. */
+    String error(RequestId id, ErrorCode code, String message, ObjectNode data) {
+        ObjectNode n = envelope(id);
+        ObjectNode error = n.putObject("error").put("code", code.code()).put("message", message);
+        if (data != null) {
+            error.set("data", data);
+        }
+        return write(n);
+    }
+
+    ObjectNode serverInfo() {
+        return JSON.objectNode().put("name", info.name()).put("version", info.version());
+    }
+
+    /** The parse error's text for a frame the transport refused. */
+    static String describe(FramingError e) {
+        switch (e.kind()) {
+            case EMPTY_LINE: return "empty line";
+            case TOO_LONG: return "line exceeds the frame byte limit";
+            case INVALID_UTF8: return "line is not valid UTF-8";
+            case BYTE_ORDER_MARK: return "line starts with a byte order mark";
+            case BARE_CR: return "carriage return not followed by line feed";
+            case TRUNCATED: return "input ended inside a line";
+            default: return "input could not be read";
+        }
+    }
+
+    private static ObjectNode envelope(RequestId id) {
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.set("id", id == null ? JSON.nullNode() : id.toJson());
+        return n;
+    }
+
+    private String write(ObjectNode n) {
+        try {
+            return writer.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.postern.protocol.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.RegistrationPoint;
+import dev.postern.policy.action.Action;
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.outcome.Outcome;
+
+/**
+ * One kind of external effect as the gateway presents it, declared once: its tool (schemas and
+ * binder), how its outcome becomes a tool result, and how its allowances, permits and outcomes are
+ * described to {@code postern_targets}, {@code check-config}, {@code explain} and the journal. One
+ * implementation per kind ({@link HttpRequestKind}, {@link SshExecKind}); the composition root
+ * registers each once, and everything else iterates over {@link EffectKinds}.
+ *
+ * <p>The kernel types name the kind; this type only presents them. A test checks that every
+ * permitted subclass of {@code Action}, {@code AuthorizedAction} and {@code Outcome} (but the
+ * kind-neutral {@code ExecutionFailure}) belongs to exactly one registered kind.
+ */
+@RegistrationPoint("one implementation, beside HttpRequestKind and SshExecKind")
+public interface EffectKind<A extends Action, P extends AuthorizedAction, O extends Outcome> {
+
+    /** The tool's name, which is also the journal's {@code action} field: {@code http_request}. */
+    String toolName();
+
+    Class<A> actionType();
+
+    Class<P> permitType();
+
+    Class<O> outcomeType();
+
+    Class<? extends Allowance> allowanceType();
+
+    /** The allowances in a sentence, plural: {@code HTTP targets}. */
+    String allowancesNoun();
+
+    /** The allowances and what {@code postern_targets} shows of them, for its description: {@code HTTP targets (origin, ...)}. */
+    String allowancesSummary();
+
+    /** The field of {@code postern_targets} that lists this kind's allowances: {@code http}. */
+    String targetsField();
+
+    /** Whether the policy offers this kind's tool at all: it has at least one allowance of the kind. */
+    default boolean offeredBy(Policy policy) {
+        return !policy.allowances(allowanceType()).isEmpty();
+    }
+
+    /** The tool, with its schemas (enums from the policy where the policy names things) and binder. */
+    Tool tool(Policy policy);
+
+    /** This kind's allowances as {@code postern_targets} shows them: no secrets, no credential names. */
+    ArrayNode describeForAgent(Policy policy);
+
+    /** This kind's allowances as {@code check-config} prints them, one or more lines each, ending in newlines. */
+    String describeForOperator(Policy policy);
+
+    /** A success (or a failure's partial) as {@code structuredContent}, valid against the tool's output schema. */
+    ObjectNode render(O outcome);
+
+    /** What the executor would do with the permit, for {@code explain}; names credentials, never their values. */
+    String explain(P permit);
+
+    /** The kind's fields of an intent row: {@code target} and a bounded {@code preview}; never arguments or secrets. */
+    void journalIntent(P permit, ObjectNode row);
+
+    /** The kind's fields of a successful outcome row after {@code result: ok}: counts and statuses only. */
+    void journalOutcome(O outcome, ObjectNode row);
+}

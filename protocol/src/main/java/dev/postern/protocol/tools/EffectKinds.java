@@ -1,0 +1,119 @@
+package dev.postern.protocol.tools;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.Outcome;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The registered kinds of effect, in registration order, and the one place that finds the kind of a
+ * permit or an outcome by its class and hands it over typed. Presenters ({@link ToolResults}, the
+ * journal, {@code explain}) go through here instead of branching on types. Immutable; thread-safe.
+ */
+public final class EffectKinds {
+    private final List<EffectKind<?, ?, ?>> kinds;
+    private final Map<Class<?>, EffectKind<?, ?, ?>> byType = new HashMap<>();
+
+    public EffectKinds(List<EffectKind<?, ?, ?>> kinds) {
+        this.kinds = List.copyOf(Objects.requireNonNull(kinds, "kinds"));
+        Set<String> names = new HashSet<>();
+        Set<String> fields = new HashSet<>();
+        for (EffectKind<?, ?, ?> kind : this.kinds) {
+            if (!names.add(kind.toolName())) {
+                throw new IllegalArgumentException("two kinds are registered as " + kind.toolName());
+            }
+            if (!fields.add(kind.targetsField())) {
+                throw new IllegalArgumentException("two kinds list their allowances as postern_targets field " + kind.targetsField());
+            }
+            for (Class<?> type : List.of(kind.actionType(), kind.permitType(), kind.outcomeType(), kind.allowanceType())) {
+                if (byType.put(type, kind) != null) {
+                    throw new IllegalArgumentException("two kinds claim " + type.getSimpleName());
+                }
+            }
+        }
+    }
+
+    public static EffectKinds of(EffectKind<?, ?, ?>... kinds) {
+        return new EffectKinds(List.of(kinds));
+    }
+
+    public List<EffectKind<?, ?, ?>> all() {
+        return kinds;
+    }
+
+    /** The kind that owns this action, permit, outcome or allowance type, if one is registered. */
+    public Optional<EffectKind<?, ?, ?>> owning(Class<?> type) {
+        return Optional.ofNullable(byType.get(type));
+    }
+
+    /** The kind of a permit; IllegalArgumentException when no kind is registered for its type. */
+    public EffectKind<?, ?, ?> ofPermit(AuthorizedAction permit) {
+        return owner(permit.getClass());
+    }
+
+    /** A success (or partial) outcome rendered by its kind as structured content. */
+    public ObjectNode render(Outcome outcome) {
+        return render(owner(outcome.getClass()), outcome);
+    }
+
+    /** What the permit would do, in the words of its kind. */
+    public String explain(AuthorizedAction permit) {
+        return explain(owner(permit.getClass()), permit);
+    }
+
+    /** The tool name, target and preview of an intent row, written by the permit's kind. */
+    public void journalIntent(AuthorizedAction permit, ObjectNode row) {
+        EffectKind<?, ?, ?> kind = owner(permit.getClass());
+        row.put("action", kind.toolName());
+        journalIntent(kind, permit, row);
+    }
+
+    /** The result and the kind's fields of an outcome row: a failure's code, or {@code ok} and its kind's fields. */
+    public void journalOutcome(Outcome outcome, ObjectNode row) {
+        if (outcome instanceof ExecutionFailure failure) {
+            row.put("result", failure.code().name());
+            return;
+        }
+        row.put("result", "ok");
+        journalOutcome(owner(outcome.getClass()), outcome, row);
+    }
+
+    /** Phrases joined as in a sentence: {@code a}, {@code a and b}, {@code a, b and c}. */
+    public static String inWords(List<String> phrases) {
+        if (phrases.size() < 2) {
+            return String.join("", phrases);
+        }
+        return String.join(", ", phrases.subList(0, phrases.size() - 1)) + " and " + phrases.get(phrases.size() - 1);
+    }
+
+    private EffectKind<?, ?, ?> owner(Class<?> type) {
+        EffectKind<?, ?, ?> kind = byType.get(type);
+        if (kind == null) {
+            throw new IllegalArgumentException("no registered kind of effect handles " + type.getName());
+        }
+        return kind;
+    }
+
+    private static <O extends Outcome> ObjectNode render(EffectKind<?, ?, O> kind, Outcome outcome) {
+        return kind.render(kind.outcomeType().cast(outcome));
+    }
+
+    private static <P extends AuthorizedAction> String explain(EffectKind<?, P, ?> kind, AuthorizedAction permit) {
+        return kind.explain(kind.permitType().cast(permit));
+    }
+
+    private static <P extends AuthorizedAction> void journalIntent(EffectKind<?, P, ?> kind, AuthorizedAction permit, ObjectNode row) {
+        kind.journalIntent(kind.permitType().cast(permit), row);
+    }
+
+    private static <O extends Outcome> void journalOutcome(EffectKind<?, ?, O> kind, Outcome outcome, ObjectNode row) {
+        kind.journalOutcome(kind.outcomeType().cast(outcome), row);
+    }
+}

@@ -1,0 +1,219 @@
+package dev.postern.protocol.tools;
+
+import static dev.postern.protocol.tools.ToolCatalog.JSON;
+import static dev.postern.protocol.tools.ToolCatalog.MAX_BODY;
+import static dev.postern.protocol.tools.ToolCatalog.MAX_URL;
+import static dev.postern.protocol.tools.ToolCatalog.MAX_VALUE;
+import static dev.postern.protocol.tools.ToolCatalog.annotations;
+import static dev.postern.protocol.tools.ToolCatalog.objectSchema;
+import static dev.postern.protocol.tools.ToolCatalog.pairs;
+import static dev.postern.protocol.tools.ToolCatalog.stringMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.action.HeaderField;
+import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.action.QueryParameter;
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.outcome.HttpResponseOutcome;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
+public final class HttpRequestKind implements EffectKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
+    public static final String TOOL = "http_request";
+
+    @Override
+    public String toolName() {
+        return TOOL;
+    }
+
+    @Override
+    public Class<HttpRequestAction> actionType() {
+        return HttpRequestAction.class;
+    }
+
+    @Override
+    public Class<AuthorizedHttpRequest> permitType() {
+        return AuthorizedHttpRequest.class;
+    }
+
+    @Override
+    public Class<HttpResponseOutcome> outcomeType() {
+        return HttpResponseOutcome.class;
+    }
+
+    @Override
+    public Class<? extends Allowance> allowanceType() {
+        return HttpTarget.class;
+    }
+
+    @Override
+    public String allowancesNoun() {
+        return "HTTP targets";
+    }
+
+    @Override
+    public String allowancesSummary() {
+        return "HTTP targets (origin, methods, path prefixes, headers)";
+    }
+
+    @Override
+    public String targetsField() {
+        return "http";
+    }
+
+    @Override
+    public Tool tool(Policy policy) {
+        ObjectNode in = objectSchema();
+        ObjectNode p = in.putObject("properties");
+        p.putObject("method").put("type", "string").put("pattern", "^[A-Z]{1,16}$")
+                .put("description", "HTTP method, upper case");
+        p.putObject("url").put("type", "string").put("minLength", 1).put("maxLength", MAX_URL)
+                .put("description", "Absolute http(s) URL under a configured target");
+        p.set("query", stringMap("Extra query parameters, encoded by Postern", 4096)
+                .set("propertyNames", JSON.objectNode().put("minLength", 1).put("maxLength", 256)));
+        p.set("headers", stringMap("Request headers the target allows", MAX_VALUE)
+                .set("propertyNames", JSON.objectNode().put("pattern", "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$")));
+        p.putObject("body").put("type", "string").put("maxLength", MAX_BODY).put("description", "Request body, as text");
+        in.putArray("required").add("method").add("url");
+
+        ObjectNode out = objectSchema();
+        ObjectNode o = out.putObject("properties");
+        o.putObject("target").put("type", "string");
+        o.putObject("status").put("type", "integer");
+        ObjectNode header = JSON.objectNode().put("type", "object").put("additionalProperties", false);
+        header.putObject("properties").<ObjectNode>set("name", JSON.objectNode().put("type", "string"))
+                .set("value", JSON.objectNode().put("type", "string"));
+        header.putArray("required").add("name").add("value");
+        o.putObject("headers").put("type", "array").set("items", header);
+        o.putObject("body").put("type", "string");
+        o.putObject("bodyEncoding").put("type", "string").putArray("enum").add("text").add("base64");
+        o.putObject("truncated").put("type", "boolean");
+        out.putArray("required").add("target").add("status").add("headers").add("body").add("bodyEncoding").add("truncated");
+
+        return new Tool(TOOL, "HTTP request",
+                "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed.",
+                in, out, annotations(false, true, false, true), HttpRequestKind::bind);
+    }
+
+    private static Binding bind(JsonNode args) {
+        List<QueryParameter> query = new ArrayList<>();
+        pairs(args.get("query")).forEach((k, v) -> query.add(new QueryParameter(k, v)));
+        List<HeaderField> headers = new ArrayList<>();
+        pairs(args.get("headers")).forEach((k, v) -> headers.add(new HeaderField(k, v)));
+        Optional<String> body = Optional.ofNullable(args.get("body")).map(JsonNode::textValue);
+        return new Binding.ToAction(new HttpRequestAction(
+                args.get("method").textValue(), args.get("url").textValue(), query, headers, body));
+    }
+
+    @Override
+    public ArrayNode describeForAgent(Policy policy) {
+        ArrayNode http = JSON.arrayNode();
+        for (HttpTarget t : policy.httpTargets()) {
+            ObjectNode n = http.addObject();
+            n.put("name", t.name());
+            n.put("baseUrl", t.origin().toUrl());
+            t.methods().stream().sorted().forEach(n.putArray("methods")::add);
+            t.pathPrefixes().forEach(n.putArray("pathPrefixes")::add);
+            t.headers().stream().sorted().forEach(n.putArray("headers")::add);
+            n.put("authenticated", t.auth().isPresent());
+            n.put("timeoutMs", t.timeout().toMillis());
+            n.put("maxResponseBytes", t.maxResponseBytes());
+            n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(Locale.ROOT));
+        }
+        return http;
+    }
+
+    @Override
+    public String describeForOperator(Policy policy) {
+        StringBuilder b = new StringBuilder();
+        for (HttpTarget t : policy.httpTargets()) {
+            b.append("http target ").append(t.name()).append(": ").append(new TreeSet<>(t.methods()))
+                    .append(' ').append(t.origin().toUrl()).append(" under ").append(t.pathPrefixes());
+            if (!t.headers().isEmpty()) {
+                b.append(", headers ").append(new TreeSet<>(t.headers()));
+            }
+            t.auth().ifPresent(a -> b.append(", auth ").append(a.scheme().name().toLowerCase(Locale.ROOT))
+                    .append(" with credential ").append(a.credential()));
+            t.trustStore().ifPresent(s -> {
+                b.append(", trusting only the ").append(s.type()).append(" trust store ").append(s.file());
+                s.password().ifPresent(p -> b.append(" (opened with credential ").append(p).append(')'));
+            });
+            if (t.onOversizeResponse() == HttpTarget.OversizeResponse.REFUSE) {
+                b.append(", responses over ").append(t.maxResponseBytes()).append(" bytes refused");
+            }
+            b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
+        }
+        return b.toString();
+    }
+
+    @Override
+    public ObjectNode render(HttpResponseOutcome r) {
+        ObjectNode n = JSON.objectNode();
+        n.put("target", r.target());
+        n.put("status", r.status());
+        var headers = n.putArray("headers");
+        String contentType = "";
+        for (HeaderField h : r.headers()) {
+            headers.addObject().put("name", h.name()).put("value", h.value());
+            if (h.name().equalsIgnoreCase("content-type")) {
+                contentType = h.value().toLowerCase(Locale.ROOT);
+            }
+        }
+        byte[] body = r.body();
+        Optional<String> text = textual(contentType) || body.length == 0 ? ToolResults.utf8(body) : Optional.empty();
+        n.put("body", text.orElseGet(() -> Base64.getEncoder().encodeToString(body)));
+        n.put("bodyEncoding", text.isPresent() ? "text" : "base64");
+        n.put("truncated", r.truncated());
+        return n;
+    }
+
+    private static boolean textual(String contentType) {
+        return contentType.startsWith("text/") || contentType.startsWith("application/json")
+                || contentType.contains("+json") || contentType.startsWith("application/xml") || contentType.contains("+xml")
+                || contentType.startsWith("application/javascript") || contentType.startsWith("application/x-www-form-urlencoded");
+    }
+
+    @Override
+    public String explain(AuthorizedHttpRequest h) {
+        StringBuilder b = new StringBuilder();
+        b.append("would send: ").append(h.method()).append(' ').append(h.uri().toASCIIString());
+        b.append("\n  target: ").append(h.target().name());
+        for (HeaderField f : h.headers()) {
+            b.append("\n  header: ").append(f.name()).append(": ").append(f.value());
+        }
+        h.body().ifPresent(body -> b.append("\n  body: ").append(body.getBytes(StandardCharsets.UTF_8).length).append(" bytes"));
+        h.target().auth().ifPresent(a -> b.append("\n  auth: ").append(a.scheme().name().toLowerCase(Locale.ROOT))
+                .append(" with credential ").append(a.credential()).append(", added by the executor"));
+        b.append("\n  limits: timeout ").append(h.target().timeout().toMillis()).append(" ms, at most ")
+                .append(h.target().maxResponseBytes()).append(" response bytes");
+        if (!h.target().allowPrivateAddresses()) {
+            b.append("; non-public addresses refused at connect time");
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void journalIntent(AuthorizedHttpRequest h, ObjectNode row) {
+        row.put("target", h.target().name());
+        row.put("preview", h.method() + ' ' + h.uri().getScheme() + "://" + h.uri().getRawAuthority() + h.uri().getRawPath());
+    }
+
+    @Override
+    public void journalOutcome(HttpResponseOutcome r, ObjectNode row) {
+        row.put("status", r.status());
+        row.put("bytes", r.body().length);
+        row.put("truncated", r.truncated());
+    }
+}

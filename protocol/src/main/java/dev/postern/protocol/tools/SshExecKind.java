@@ -1,0 +1,234 @@
+package dev.postern.protocol.tools;
+
+import static dev.postern.protocol.tools.ToolCatalog.JSON;
+import static dev.postern.protocol.tools.ToolCatalog.MAX_ENTRIES;
+import static dev.postern.protocol.tools.ToolCatalog.annotations;
+import static dev.postern.protocol.tools.ToolCatalog.objectSchema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedSshCommand;
+import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.SshCommandAction;
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SshCommandSpec;
+import dev.postern.policy.model.SshHost;
+import dev.postern.policy.outcome.SshExitOutcome;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** {@code ssh_exec}: one configured command on one configured host, presented once for every surface. Stateless. */
+public final class SshExecKind implements EffectKind<SshCommandAction, AuthorizedSshCommand, SshExitOutcome> {
+    public static final String TOOL = "ssh_exec";
+
+    @Override
+    public String toolName() {
+        return TOOL;
+    }
+
+    @Override
+    public Class<SshCommandAction> actionType() {
+        return SshCommandAction.class;
+    }
+
+    @Override
+    public Class<AuthorizedSshCommand> permitType() {
+        return AuthorizedSshCommand.class;
+    }
+
+    @Override
+    public Class<SshExitOutcome> outcomeType() {
+        return SshExitOutcome.class;
+    }
+
+    @Override
+    public Class<? extends Allowance> allowanceType() {
+        return SshHost.class;
+    }
+
+    @Override
+    public String allowancesNoun() {
+        return "SSH hosts";
+    }
+
+    @Override
+    public String allowancesSummary() {
+        return "SSH hosts with their commands and argument rules";
+    }
+
+    @Override
+    public String targetsField() {
+        return "ssh";
+    }
+
+    @Override
+    public Tool tool(Policy policy) {
+        ObjectNode in = objectSchema();
+        ObjectNode p = in.putObject("properties");
+        ArrayNode hosts = p.putObject("host").put("type", "string").put("description", "A configured host").putArray("enum");
+        TreeSet<String> commands = new TreeSet<>();
+        StringBuilder help = new StringBuilder("Run one configured command on one configured host. Commands: ");
+        for (SshHost h : policy.sshHosts()) {
+            hosts.add(h.name());
+            for (SshCommandSpec c : h.commands()) {
+                commands.add(c.name());
+                help.append(h.name()).append('/').append(c.name());
+                if (!c.params().isEmpty()) {
+                    help.append(" args ").append(new TreeSet<>(c.params().keySet()));
+                }
+                help.append("; ");
+            }
+        }
+        ArrayNode commandEnum = p.putObject("command").put("type", "string").put("description", "A command configured for that host").putArray("enum");
+        commands.forEach(commandEnum::add);
+        ObjectNode argValue = JSON.objectNode();
+        argValue.putArray("type").add("string").add("integer");
+        argValue.put("maxLength", 65536);
+        p.putObject("args").put("type", "object").put("maxProperties", MAX_ENTRIES)
+                .put("description", "Values for the command's {placeholders}")
+                .set("additionalProperties", argValue);
+        in.putArray("required").add("host").add("command");
+
+        ObjectNode out = objectSchema();
+        ObjectNode o = out.putObject("properties");
+        o.putObject("host").put("type", "string");
+        o.putObject("exitStatus").putArray("type").add("integer").add("null");
+        o.putObject("exitSignal").putArray("type").add("string").add("null");
+        for (String s : List.of("stdout", "stderr")) {
+            o.putObject(s).put("type", "string");
+            o.putObject(s + "Encoding").put("type", "string").putArray("enum").add("text").add("base64");
+            o.putObject(s + "Truncated").put("type", "boolean");
+        }
+        o.putObject("hostKeyFingerprint").put("type", "string");
+        out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
+                .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
+        return new Tool(TOOL, "SSH command", help.toString().trim(), in, out,
+                annotations(false, true, false, true), SshExecKind::bind);
+    }
+
+    private static Binding bind(JsonNode args) {
+        Map<String, SshArgument> values = new LinkedHashMap<>();
+        JsonNode a = args.get("args");
+        if (a != null) {
+            Iterator<Map.Entry<String, JsonNode>> it = a.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = e.getValue();
+                if (v.isTextual()) {
+                    values.put(e.getKey(), new SshArgument.Text(v.textValue()));
+                } else if (v.isIntegralNumber() && v.canConvertToLong()) {
+                    values.put(e.getKey(), new SshArgument.Whole(v.longValue()));
+                } else {
+                    return new Binding.Invalid("/args/" + SchemaErrors.escape(e.getKey()),
+                            "must be a string or an integer within 64 bits");
+                }
+            }
+        }
+        return new Binding.ToAction(new SshCommandAction(args.get("host").textValue(), args.get("command").textValue(), values));
+    }
+
+    /** No credentials and no addresses of SSH hosts. */
+    @Override
+    public ArrayNode describeForAgent(Policy policy) {
+        ArrayNode ssh = JSON.arrayNode();
+        for (SshHost h : policy.sshHosts()) {
+            ObjectNode n = ssh.addObject();
+            n.put("name", h.name());
+            ArrayNode commands = n.putArray("commands");
+            for (SshCommandSpec c : h.commands()) {
+                ObjectNode cn = commands.addObject();
+                cn.put("name", c.name());
+                c.argv().forEach(cn.putArray("argv")::add);
+                ObjectNode params = cn.putObject("params");
+                new TreeMap<>(c.params()).forEach((name, spec) -> params.set(name, describe(spec)));
+            }
+        }
+        return ssh;
+    }
+
+    private static ObjectNode describe(ParamSpec spec) {
+        ObjectNode n = JSON.objectNode();
+        if (spec instanceof ParamSpec.IntegerParam i) {
+            n.put("type", "integer").put("minimum", i.minimum()).put("maximum", i.maximum());
+        } else {
+            ParamSpec.StringParam s = (ParamSpec.StringParam) spec;
+            n.put("type", "string").put("maxLength", s.maxLength());
+            s.pattern().ifPresent(p -> n.put("pattern", p.pattern()));
+            s.allowed().ifPresent(values -> values.forEach(n.putArray("enum")::add));
+        }
+        return n;
+    }
+
+    @Override
+    public String describeForOperator(Policy policy) {
+        StringBuilder b = new StringBuilder();
+        for (SshHost h : policy.sshHosts()) {
+            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
+                    .append(':').append(h.port()).append('\n');
+            for (SshCommandSpec c : h.commands()) {
+                b.append("  command ").append(c.name()).append(": ").append(c.argv()).append('\n');
+                ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public ObjectNode render(SshExitOutcome s) {
+        ObjectNode n = JSON.objectNode();
+        n.put("host", s.host());
+        if (s.exitStatus().isPresent()) {
+            n.put("exitStatus", s.exitStatus().getAsInt());
+        } else {
+            n.putNull("exitStatus");
+        }
+        if (s.exitSignal().isPresent()) {
+            n.put("exitSignal", s.exitSignal().get());
+        } else {
+            n.putNull("exitSignal");
+        }
+        stream(n, "stdout", s.stdout(), s.stdoutTruncated());
+        stream(n, "stderr", s.stderr(), s.stderrTruncated());
+        n.put("hostKeyFingerprint", s.hostKeyFingerprint());
+        return n;
+    }
+
+    private static void stream(ObjectNode n, String name, byte[] bytes, boolean truncated) {
+        Optional<String> text = ToolResults.utf8(bytes);
+        n.put(name, text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes)));
+        n.put(name + "Encoding", text.isPresent() ? "text" : "base64");
+        n.put(name + "Truncated", truncated);
+    }
+
+    @Override
+    public String explain(AuthorizedSshCommand s) {
+        SshHost host = s.host();
+        String address = host.address().contains(":") ? '[' + host.address() + ']' : host.address();
+        return "would run on " + host.name() + " (" + host.user() + '@' + address + ':' + host.port() + "): " + s.commandLine()
+                + "\n  limits: timeout " + host.timeout().toSeconds() + " s, at most " + host.maxOutputBytes()
+                + " bytes per output stream";
+    }
+
+    @Override
+    public void journalIntent(AuthorizedSshCommand s, ObjectNode row) {
+        row.put("target", s.host().name());
+        row.put("preview", s.action().command());
+    }
+
+    @Override
+    public void journalOutcome(SshExitOutcome s, ObjectNode row) {
+        if (s.exitStatus().isPresent()) {
+            row.put("exitStatus", s.exitStatus().getAsInt());
+        }
+        s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
+    }
+}
