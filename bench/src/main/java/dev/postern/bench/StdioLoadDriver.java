@@ -621,7 +621,7 @@ public final class StdioLoadDriver {
                 + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
         figures.put(SQL_RATIO, label, (double) viaGateway.median() / Math.max(1, direct.median()));
         report.row(label, "sql query via gateway / direct (p50)", String.format(Locale.ROOT,
-                "%.2fx (connections opened at the server: %d)", (double) viaGateway.median() / Math.max(1, direct.median()), opened));
+                "%.2fx (sessions the role opened, the direct one included: %d)", (double) viaGateway.median() / Math.max(1, direct.median()), opened));
         if (bad > 0) {
             fail(label, "sql: " + bad + " bad answers");
         }
