@@ -1,5 +1,6 @@
 package dev.postern.app.config;
 
+import dev.postern.policy.RegistrationPoint;
 import java.util.Map;
 
 /**
@@ -33,6 +34,7 @@ public final class ConfigDefaults {
     private static final String SQL_STATEMENT = SQL_DATABASE + "statements/items/properties/";
 
     /** Each default by the JSON pointer of its property in the config schema. */
+    @RegistrationPoint("the kind's config defaults, by schema pointer")
     static final Map<String, Object> BY_SCHEMA_POINTER = Map.ofEntries(
             Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
