@@ -22,8 +22,11 @@ import org.apache.hc.core5.http.message.MessageSupport;
  * where it said it would: the body was read to its declared end (or the response has no body) and
  * not one byte more is buffered or waiting on the socket. Anything a target sends past the end of
  * its response (a smuggled second response) makes the pool discard the connection instead of
- * handing those bytes to the next call. Bytes that arrive later still, after the check, stay on a
- * connection that only the same target's calls reuse (see {@link Clients}).
+ * handing those bytes to the next call, and fails the call itself: the read that reaches the end of
+ * the body (or closing the body, or receiving a bodiless head) throws {@link ResponseOverrunException}.
+ * Bytes that arrive after that check but before the connection's next request is sent fail that
+ * next call (always the same target's: see {@link Clients}) instead of answering it. Bytes that
+ * arrive only after the next request was sent cannot be told from its response.
  */
 final class ExactEndConnection extends DefaultManagedHttpClientConnection {
     private static final AtomicLong IDS = new AtomicLong();
@@ -50,10 +53,33 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
         };
     }
 
+    /**
+     * Before a request goes out on a kept connection, bytes already waiting on it can only be left
+     * over from the previous response (they came after its end was checked): the call fails rather
+     * than read them as its answer.
+     */
     @Override
     public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
+        if (bytesWaiting()) {
+            throw new ResponseOverrunException(
+                    "bytes were waiting on its kept connection before this request was sent, left over from the previous response");
+        }
         method = request.getMethod();
         super.sendRequestHeader(request);
+    }
+
+    /** True when bytes nobody asked for are buffered or readable now; never blocks. */
+    private boolean bytesWaiting() {
+        SessionInputBuffer buffer = probe.buffer;
+        if (buffer != null && buffer.length() > 0) {
+            return true;
+        }
+        InputStream socket = socketInput();
+        try {
+            return socket != null && socket.available() > 0;
+        } catch (IOException e) {
+            return false; // a broken socket fails the send on its own
+        }
     }
 
     @Override
@@ -64,6 +90,10 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
             if (method != null && !MessageSupport.canResponseHaveBody(method, response)) {
                 // No body will be read (HEAD, 204, 304): the head itself is the end.
                 endedExactly = nothingMore(probe.buffer, socketInput());
+                if (!endedExactly) {
+                    throw new ResponseOverrunException(
+                            "bytes followed the end of its response head (status " + response.getCode() + ", no body)");
+                }
             }
         }
         return response;
@@ -71,40 +101,66 @@ final class ExactEndConnection extends DefaultManagedHttpClientConnection {
 
     @Override
     protected InputStream createContentInputStream(long length, SessionInputBuffer buffer, InputStream socket) {
-        InputStream body = super.createContentInputStream(length, buffer, socket);
-        return new FilterInputStream(body) {
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                if (b < 0) {
-                    atEnd(buffer, socket);
-                }
-                return b;
-            }
-
-            @Override
-            public int read(byte[] into, int off, int len) throws IOException {
-                int n = super.read(into, off, len);
-                if (n < 0) {
-                    atEnd(buffer, socket);
-                }
-                return n;
-            }
-
-            /**
-             * Closing reads the body to its declared end (a decompressing reader stops at the
-             * gzip trailer without asking for more); only then is the end checked.
-             */
-            @Override
-            public void close() throws IOException {
-                super.close();
-                atEnd(buffer, socket);
-            }
-        };
+        return new EndCheckingStream(super.createContentInputStream(length, buffer, socket), buffer, socket);
     }
 
-    private void atEnd(SessionInputBuffer buffer, InputStream socket) {
+    /** Records whether the response ended exactly; more bytes after the end are an overrun. */
+    private void checkEnd(SessionInputBuffer buffer, InputStream socket) throws ResponseOverrunException {
         endedExactly = nothingMore(buffer, socket);
+        if (!endedExactly) {
+            throw new ResponseOverrunException("bytes followed the end of its response body");
+        }
+    }
+
+    /**
+     * A response body that checks, once, where it ends: at the read that returns end of stream or,
+     * failing that, on close.
+     */
+    private final class EndCheckingStream extends FilterInputStream {
+        private final SessionInputBuffer buffer;
+        private final InputStream socket;
+        private boolean checked;
+
+        EndCheckingStream(InputStream body, SessionInputBuffer buffer, InputStream socket) {
+            super(body);
+            this.buffer = buffer;
+            this.socket = socket;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b < 0) {
+                atEnd();
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] into, int off, int len) throws IOException {
+            int n = super.read(into, off, len);
+            if (n < 0) {
+                atEnd();
+            }
+            return n;
+        }
+
+        /**
+         * Closing reads the body to its declared end (a decompressing reader stops at the gzip
+         * trailer without asking for more); only then is the end checked.
+         */
+        @Override
+        public void close() throws IOException {
+            super.close();
+            atEnd();
+        }
+
+        private void atEnd() throws ResponseOverrunException {
+            if (!checked) {
+                checked = true;
+                checkEnd(buffer, socket);
+            }
+        }
     }
 
     /** The pool reuses a connection only when this is true: the last response ended exactly. */

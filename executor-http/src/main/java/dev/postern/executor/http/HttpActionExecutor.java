@@ -62,7 +62,8 @@ import org.apache.hc.core5.util.Timeout;
  * addresses, one for the rest, so no connection crosses), and one more pool per trust store a
  * target names, built on its first call and trusting only that store's certificates. Within a pool
  * a connection is reused only by calls to the target that opened it, and only after a response
- * that ended exactly at its declared end ({@link ExactEndConnection}).
+ * that ended exactly at its declared end ({@link ExactEndConnection}); a response seen to go on past
+ * that end fails its call with {@code UPSTREAM_PROTOCOL_ERROR}.
  *
  * <p>Limit: the deadline aborts connecting, sending and reading, but not a system DNS lookup that
  * hangs; such a call returns when the lookup does.
@@ -269,7 +270,11 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 + " bytes and the target refuses oversize responses, so no body is returned");
     }
 
-    /** Reads at most {@code limit} bytes into {@code out}, stopping early where the body ends. */
+    /**
+     * Reads at most {@code limit} bytes into {@code out}, stopping early where the body ends; a body
+     * read to its end is closed here, so that its end is checked ({@link ExactEndConnection}) before
+     * any outcome exists.
+     */
     private static void readCapped(HttpEntity entity, long limit, ByteArrayOutputStream out) throws IOException {
         InputStream in = entity.getContent();
         if (in == null) {
@@ -280,6 +285,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         while (remaining > 0) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, remaining));
             if (n < 0) {
+                in.close();
                 return;
             }
             out.write(buffer, 0, n);
@@ -310,6 +316,12 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 || cause(e, ConnectTimeoutException.class) != null) {
             return new ExecutionFailure(FailureCode.TIMEOUT,
                     "no complete response from " + name + " within " + millis + " ms");
+        }
+        ResponseOverrunException overrun = cause(e, ResponseOverrunException.class);
+        if (overrun != null) {
+            return new ExecutionFailure(FailureCode.UPSTREAM_PROTOCOL_ERROR, "a response from " + name
+                    + " did not end where its headers said it would: " + overrun.getMessage()
+                    + "; nothing of it is returned and the connection was discarded");
         }
         AddressRefusedException refused = cause(e, AddressRefusedException.class);
         if (refused != null) {

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -307,6 +308,31 @@ class HttpActionExecutorTest {
         assertEquals("password=****;", new String(r.body(), StandardCharsets.UTF_8));
         assertEquals("****", header(r, "X-Password").orElseThrow());
         assertFalse(r.headers().toString().contains("pa55word"));
+    }
+
+    @Test
+    void echoedBasicPasswordPercentEncodedOrUpperCasedIsMasked() {
+        service.respond("/echo-transformed", request -> {
+            String basic = request.header("Authorization").orElse("Basic ").substring("Basic ".length());
+            String userAndPassword = new String(Base64.getDecoder().decode(basic), StandardCharsets.UTF_8);
+            String password = userAndPassword.substring(userAndPassword.indexOf(':') + 1);
+            StringBuilder encoded = new StringBuilder();
+            for (byte b : password.getBytes(StandardCharsets.UTF_8)) {
+                encoded.append(String.format("%%%02x", b & 0xff));
+            }
+            String upper = password.toUpperCase(Locale.ROOT);
+            return new Reply(200, Map.of("X-Upper", upper, "Location", "/next?pw=" + encoded.toString().toUpperCase(Locale.ROOT)),
+                    ("next=/login%3Fpw%3D" + encoded + "&upper=" + upper + "&url=" + encoded.toString().toUpperCase(Locale.ROOT))
+                            .getBytes(StandardCharsets.UTF_8));
+        });
+        HttpTarget target = Permits.target(base(), Optional.of(auth("basic", HttpAuth.Scheme.BASIC)),
+                Permits.TIMEOUT, Permits.CAP, true);
+
+        HttpResponseOutcome r = response(executor.execute(Permits.get(target, "/echo-transformed"), NEVER));
+
+        assertEquals("next=/login%3Fpw%3D****&upper=****&url=****", new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals("****", header(r, "X-Upper").orElseThrow());
+        assertEquals("/next?pw=****", header(r, "Location").orElseThrow());
     }
 
     @Test

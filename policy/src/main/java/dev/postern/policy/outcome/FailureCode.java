@@ -31,5 +31,10 @@ public enum FailureCode {
      */
     QUERY_FAILED,
     /** Anything else that went wrong inside an executor. */
-    EXECUTOR_FAILED
+    EXECUTOR_FAILED,
+    /**
+     * The target broke its protocol in a way that makes its answer untrustworthy, such as an HTTP
+     * response with bytes after its declared end (a smuggled second response); nothing of it is returned.
+     */
+    UPSTREAM_PROTOCOL_ERROR
 }
