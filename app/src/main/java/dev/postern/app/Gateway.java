@@ -11,6 +11,7 @@ import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.app.journal.JournalSettings;
 import dev.postern.app.journal.SessionFacts;
 import dev.postern.executor.http.HttpActionExecutor;
+import dev.postern.executor.sql.SqlActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
@@ -31,6 +32,7 @@ import dev.postern.protocol.mcp.ServerInfo;
 import dev.postern.protocol.tools.EffectKind;
 import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
+import dev.postern.protocol.tools.SqlQueryKind;
 import dev.postern.protocol.tools.SshExecKind;
 import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.protocol.tools.ToolResults;
@@ -63,7 +65,8 @@ public final class Gateway {
     static final List<Registration<?>> KINDS = List.of(
             Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials)),
             // As many SSH sessions per host as calls can run at once; more could never be used.
-            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight())));
+            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight())),
+            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials)));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());

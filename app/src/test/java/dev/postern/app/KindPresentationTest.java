@@ -15,6 +15,8 @@ import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SqlRowsOutcome;
+import dev.postern.policy.outcome.SqlValue;
 import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.protocol.tools.EffectKind;
 import dev.postern.protocol.tools.Tool;
@@ -40,7 +42,12 @@ class KindPresentationTest {
             HttpResponseOutcome.class, new HttpResponseOutcome("github", 200,
                     List.of(new HeaderField("Content-Type", "application/octet-stream")), new byte[] {(byte) 0xff, 0}, true),
             SshExitOutcome.class, new SshExitOutcome("web-1", OptionalInt.empty(), Optional.of("TERM"),
-                    "up 3 days".getBytes(StandardCharsets.UTF_8), false, new byte[] {(byte) 0xc3}, true, "SHA256:recorded"));
+                    "up 3 days".getBytes(StandardCharsets.UTF_8), false, new byte[] {(byte) 0xc3}, true, "SHA256:recorded"),
+            SqlRowsOutcome.class, new SqlRowsOutcome("shop", "order-by-id", List.of(new SqlRowsOutcome.Column("id", "int8"),
+                    new SqlRowsOutcome.Column("total", "numeric"), new SqlRowsOutcome.Column("raw", "bytea")),
+                    List.of(List.of(new SqlValue.Whole(1), new SqlValue.Decimal(new java.math.BigDecimal("12345678901234567890.01")),
+                            new SqlValue.Bytes(new byte[] {(byte) 0xff, 0})),
+                            List.of(new SqlValue.Null(), new SqlValue.Float(Double.NaN), new SqlValue.Bool(true))), 2, true));
 
     @Test
     void everyPermittedOutcomeHasASample() {

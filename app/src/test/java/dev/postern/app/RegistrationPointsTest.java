@@ -35,10 +35,11 @@ class RegistrationPointsTest {
     }
 
     @Test
-    void thereAreFourStepsAndEightPlaces() throws IOException {
-        // Kernel: four sealed types and the engine's rules; protocol: EffectKind; app: config section and KINDS.
+    void thereAreFourStepsAndNinePlaces() throws IOException {
+        // Kernel: four sealed types and the engine's rules; protocol: EffectKind; app: config section, its
+        // defaults and KINDS.
         Set<String> listed = inTheGuide();
-        assertEquals(8, listed.size(), () -> "the guide lists " + listed);
+        assertEquals(9, listed.size(), () -> "the guide lists " + listed);
     }
 
     private static Set<String> inTheCode() {

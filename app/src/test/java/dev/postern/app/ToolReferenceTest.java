@@ -10,6 +10,8 @@ import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -41,7 +43,11 @@ class ToolReferenceTest {
                 List.of(new SshCommandSpec("uptime", List.of("uptime"), Map.of()),
                         new SshCommandSpec("tail-log", List.of("tail", "-n", "{lines}", "/var/log/app.log"),
                                 Map.of("lines", new ParamSpec.IntegerParam(1, 500)))));
-        return Policy.of(List.of(github), List.of(web));
+        SqlDatabase shop = new SqlDatabase("shop", "db.internal", 5432, "shop", "agent_ro", new CredentialRef("shop-db-password"),
+                SqlDatabase.Tls.verifyFull(), false, Duration.ofSeconds(5), 500, 1_048_576,
+                List.of(new SqlStatementSpec("order-by-id", "SELECT id, status, total FROM orders WHERE id = :id",
+                        Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)))));
+        return Policy.of(List.of(github), List.of(web), List.of(shop));
     }
 
     @Test

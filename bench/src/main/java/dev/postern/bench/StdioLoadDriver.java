@@ -31,13 +31,14 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
  * {@code initialize} response), pipelined {@code tools/call} throughput at depths 1, 8 and 64 with
  * every id checked to be answered exactly once, sequential round trips, idle RSS and the peak RSS
  * while a 50 MB line without a newline is fed, and a loopback HTTP GET through the gateway against
- * the same GET with HttpClient directly. Loopback only; every loop is bounded and a watchdog kills
+ * the same GET with HttpClient directly, and (when PostgreSQL is installed) a loopback query through
+ * {@code sql_query} against the same query over JDBC directly. Loopback only; every loop is bounded and a watchdog kills
  * a server that stops answering. Results go to stderr and to {@code --out}, never to stdout.
  * Run with {@code --help} for the options.
  */
 public final class StdioLoadDriver {
     static final String DEFAULT_COMMAND = "postern=bin/postern mcp-stdio --config {config}";
-    static final List<String> ALL_SECTIONS = List.of("startup", "cold", "throughput", "latency", "memory", "http");
+    static final List<String> ALL_SECTIONS = List.of("startup", "cold", "throughput", "latency", "memory", "http", "sql");
     /** The DESIGN §9 peers and the floor, measured beside Postern by {@code --peers}: label, command, what must exist first. */
     static final List<String[]> PEERS = List.of(
             new String[] {"postern", "bin/postern mcp-stdio --config {config}", "bin/postern"},
@@ -56,6 +57,7 @@ public final class StdioLoadDriver {
     static final Figures.Figure PEAK_RATIO = new Figures.Figure("peak RSS ÷ own idle RSS", "×", false);
     static final Figures.Figure LOST = new Figures.Figure("responses lost, duplicated or unexpected, all depths", "count", false);
     static final Figures.Figure HTTP_RATIO = new Figures.Figure("loopback GET via gateway ÷ HttpClient 5 direct, p50", "×", false);
+    static final Figures.Figure SQL_RATIO = new Figures.Figure("loopback SQL query via gateway ÷ JDBC direct, p50", "×", false);
     static final int[] DEPTHS = {1, 8, 64};
     static final long SECTION_DEADLINE_SECONDS = 180;
     static final long STALL_SECONDS = 10;
@@ -65,6 +67,7 @@ public final class StdioLoadDriver {
     private final Path config;
     private final String httpBase;
     private final Path stderrLog;
+    private LoopbackPostgres postgres;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "load-watchdog");
         t.setDaemon(true);
@@ -103,9 +106,12 @@ public final class StdioLoadDriver {
         Path runDir = Files.createTempDirectory(options.work, "run-");
         Path stderrLog = runDir.resolve("servers-stderr.log");
         boolean clean;
-        try (LoopbackHttpService http = LoopbackHttpService.start()) {
-            Path config = writeConfig(runDir, http.baseUrl());
+        boolean withSql = options.sections.contains("sql") && dev.postern.fixtures.LocalPostgres.installed();
+        try (LoopbackHttpService http = LoopbackHttpService.start();
+                LoopbackPostgres pg = withSql ? LoopbackPostgres.start() : null) {
+            Path config = writeConfig(runDir, http.baseUrl(), pg == null ? "" : pg.configSection(runDir));
             StdioLoadDriver driver = new StdioLoadDriver(options, report, config, http.baseUrl(), stderrLog);
+            driver.postgres = pg;
             driver.header();
             driver.runAll(http);
             driver.summary();
@@ -118,16 +124,19 @@ public final class StdioLoadDriver {
         System.exit(clean ? 0 : 1);
     }
 
-    /** A Postern config with one loopback HTTP target; postern_targets, the cheap local tool, is always there. */
-    static Path writeConfig(Path dir, String httpBase) throws IOException {
+    /**
+     * A Postern config with one loopback HTTP target and, given its section, one loopback database;
+     * postern_targets, the cheap local tool, is always there.
+     */
+    static Path writeConfig(Path dir, String httpBase, String sqlSection) throws IOException {
         Path config = dir.resolve("postern.json");
         Files.writeString(config, """
                 { "session": { "maxFrameBytes": 1048576, "maxInFlight": 8 },
-                  "journal": { "directory": "journal" },
+                  "journal": { "directory": "journal" },%s
                   "http": { "targets": [
                     { "name": "loopback", "baseUrl": "%s", "methods": ["GET"], "pathPrefixes": ["/v1/"],
                       "allowPrivateAddresses": true, "timeoutMs": 5000, "maxResponseBytes": 65536 } ] } }
-                """.formatted(httpBase));
+                """.formatted(sqlSection.isEmpty() ? "" : "\n" + sqlSection.strip() + ",", httpBase));
         return config;
     }
 
@@ -198,6 +207,16 @@ public final class StdioLoadDriver {
                     http(label, command, http);
                 } else {
                     report.row(label, "http GET through gateway vs direct", "skipped (the command takes no {config})");
+                }
+            }
+            if (options.sections.contains("sql")) {
+                if (postgres == null) {
+                    report.row(label, "sql query through gateway vs direct", "skipped (PostgreSQL is not installed:"
+                            + " apt-get install postgresql)");
+                } else if (c.getValue().contains("{config}")) {
+                    sql(label, command, postgres);
+                } else {
+                    report.row(label, "sql query through gateway vs direct", "skipped (the command takes no {config})");
                 }
             }
         }
@@ -552,6 +571,62 @@ public final class StdioLoadDriver {
         }
     }
 
+    // ---- SQL through the gateway vs direct ----
+
+    /**
+     * Alternates one {@code sql_query} through the gateway with the same query over JDBC directly (one
+     * kept connection, autocommit), so noise hits both alike; both read one row of four columns.
+     */
+    private void sql(String label, List<String> command, LoopbackPostgres pg) throws Exception {
+        int rounds = options.httpRoundTrips;
+        int warmup = Math.max(50, rounds / 5);
+        Samples viaGateway = new Samples(rounds);
+        Samples direct = new Samples(rounds);
+        int bad = 0;
+        long connectionsBefore = pg.connections();
+        try (StdioClient p = StdioClient.start(command, cwd(), stderrLog)) {
+            ScheduledFuture<?> dog = guard(p);
+            try {
+                handshake(p);
+                for (int i = 0; i < warmup + rounds; i++) {
+                    long id = nextId++;
+                    int item = 1 + i % 1000;
+                    String call = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"sql_query\","
+                            + "\"arguments\":{\"database\":\"" + LoopbackPostgres.DATABASE + "\",\"statement\":\""
+                            + LoopbackPostgres.STATEMENT + "\",\"args\":{\"id\":" + item + "}}}}";
+                    long t0 = System.nanoTime();
+                    p.send(call);
+                    ResponseLine r = p.read();
+                    long t1 = System.nanoTime();
+                    int rows = pg.queryDirectly(item);
+                    long t2 = System.nanoTime();
+                    if (r.id() != id || !r.ok() || rows != 1) {
+                        bad++;
+                    }
+                    if (i >= warmup) {
+                        viaGateway.add(t1 - t0);
+                        direct.add(t2 - t1);
+                    }
+                }
+            } catch (IOException | java.sql.SQLException e) {
+                fail(label, "sql: " + e.getMessage() + " (last line: " + p.lastLine() + ")");
+            } finally {
+                dog.cancel(false);
+            }
+        }
+        long opened = pg.connections() - connectionsBefore;
+        report.row(label, "sql query via gateway p50 / p99", Samples.micros(viaGateway.median()) + " / "
+                + Samples.micros(viaGateway.percentile(0.99)) + " (n=" + viaGateway.size() + ", bad " + bad + ")");
+        report.row(label, "sql query direct (JDBC) p50 / p99", Samples.micros(direct.median()) + " / "
+                + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
+        figures.put(SQL_RATIO, label, (double) viaGateway.median() / Math.max(1, direct.median()));
+        report.row(label, "sql query via gateway / direct (p50)", String.format(Locale.ROOT,
+                "%.2fx (sessions the role opened, the direct one included: %d)", (double) viaGateway.median() / Math.max(1, direct.median()), opened));
+        if (bad > 0) {
+            fail(label, "sql: " + bad + " bad answers");
+        }
+    }
+
     // ---- helpers ----
 
     private void handshake(StdioClient p) throws IOException {
@@ -616,7 +691,7 @@ public final class StdioLoadDriver {
                   --warmup N              calls before the warm throughput figures (default 10000)
                   --calls N               calls per throughput depth (default 20000)
                   --round-trips N         sequential round trips (default 5000)
-                  --http-round-trips N    GETs each way (default 1000)
+                  --http-round-trips N    GETs each way, and SQL queries each way (default 1000)
                   --oversize-mb N         the newline-free line's size in MB (default 50)
                   --work DIR              where configs, journals and the servers' stderr go (default bench/target/load)
                   --out FILE              the report file (default bench/target/load-report.txt)

@@ -9,6 +9,7 @@ import dev.postern.app.ExitStatus;
 import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
 import dev.postern.fixtures.GatewayProcess;
+import dev.postern.fixtures.LocalPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,9 +18,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,14 +34,24 @@ import java.util.stream.Stream;
 
 /**
  * {@code postern demo}: starts the demo's HTTP and SSH servers (test-fixtures' loopback fakes with
- * canned answers), writes a config for them, drives a real {@code bin/postern mcp-stdio} child
- * process through a scripted session and prints what happened, ending with how many calls each
- * server received. Succeeds only when every step and both counts are as expected. One run per call;
- * not thread-safe.
+ * canned answers) and, when PostgreSQL is installed, a throwaway PostgreSQL cluster with a small
+ * table; writes a config for them, drives a real {@code bin/postern mcp-stdio} child process through
+ * a scripted session and prints what happened, ending with how many calls each server received.
+ * Without PostgreSQL it skips the {@code sql_query} steps and says how to enable them. Succeeds only
+ * when every step and every count are as expected. One run per call; not thread-safe.
  */
 public final class Demo {
     static final String HTTP_TARGET = "inventory";
     static final String SSH_HOST = "web-1";
+    static final String DATABASE = "shop";
+    /** The login role the gateway uses on the demo's database; its connections are counted in the server's log. */
+    static final String DB_ROLE = "demo_reader";
+    /** Where Debian installs PostgreSQL's binaries ({@code N/bin}); LocalPostgres starts them from there. */
+    static final Path POSTGRESQL_ROOT = Path.of("/usr/lib/postgresql");
+    /** What the demo says when PostgreSQL is not installed. */
+    static final String HOW_TO_ENABLE_SQL = "sql_query: skipped, PostgreSQL is not installed here; install Debian's"
+            + " postgresql package (apt-get install postgresql, which provides /usr/lib/postgresql/N/bin) and run the"
+            + " demo again to see one sql_query";
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
     private static final int EXPECTED_GATEWAY_EXIT = ExitStatus.PROTOCOL_ERROR.code();
     /** The HTTP service's routes: a few fixed JSON answers; any other path gets 404. */
@@ -53,10 +67,16 @@ public final class Demo {
     private final ObjectMapper json = new ObjectMapper();
     private final Transcript out;
     private final PrintStream diagnostics;
+    private final Path postgresRoot;
 
     Demo(Transcript out, PrintStream diagnostics) {
+        this(out, diagnostics, POSTGRESQL_ROOT);
+    }
+
+    Demo(Transcript out, PrintStream diagnostics, Path postgresRoot) {
         this.out = out;
         this.diagnostics = diagnostics;
+        this.postgresRoot = postgresRoot;
     }
 
     /**
@@ -64,7 +84,12 @@ public final class Demo {
      * afterwards); returns {@code OK}, or {@code CHECK_FAILED} when anything differed from the script.
      */
     public static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour) {
-        Demo demo = new Demo(new Transcript(report, colour), diagnostics);
+        return run(keepIn, report, diagnostics, colour, POSTGRESQL_ROOT);
+    }
+
+    /** {@link #run} looking for PostgreSQL under {@code postgresRoot}, so a test can run the demo as if it were absent. */
+    static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour, Path postgresRoot) {
+        Demo demo = new Demo(new Transcript(report, colour), diagnostics, postgresRoot);
         Path dir = null;
         try {
             dir = keepIn.isPresent() ? Files.createDirectories(keepIn.get()) : Files.createTempDirectory("postern-demo-");
@@ -84,18 +109,23 @@ public final class Demo {
     }
 
     private boolean runIn(Path dir, boolean keep) throws IOException, InterruptedException {
-        try (FakeHttpService http = httpService(); FakeSshServer ssh = sshServer()) {
-            Path config = writeConfig(dir, http, ssh);
+        try (FakeHttpService http = httpService(); FakeSshServer ssh = sshServer(); DemoDatabase pg = DemoDatabase.startIfInstalled(postgresRoot)) {
+            Path config = writeConfig(dir, http, ssh, pg);
             out.line(out.bold("Postern demo") + ": a scripted MCP session through a real gateway process.");
             out.line("HTTP service " + baseUrl(http) + " and SSH server 127.0.0.1:" + ssh.port()
                     + " run in this process, on loopback; the SSH server runs no shell, only canned answers.");
+            out.line(pg.cluster().isPresent()
+                    ? "PostgreSQL " + pg.cluster().get().host() + ':' + pg.cluster().get().port()
+                            + ": a throwaway cluster in a temporary directory, with a table of three orders."
+                    : HOW_TO_ENABLE_SQL);
             out.line("config " + config + (keep ? "" : " (deleted afterwards; --dir DIR keeps it)"));
 
             boolean asExpected;
             Path stderrLog = dir.resolve("gateway-stderr.log");
             try (GatewayProcess gateway = GatewayProcess.mcpStdio(config, ProcessBuilder.Redirect.to(stderrLog.toFile()))) {
                 out.line("gateway: a real postern mcp-stdio child process; its stdout is read through a pipe");
-                asExpected = play(new Lines(gateway), script(baseUrl(http)), dir.resolve("journal").resolve("actions.jsonl"));
+                asExpected = play(new Lines(gateway), script(baseUrl(http), pg.cluster().isPresent()),
+                        dir.resolve("journal").resolve("actions.jsonl"));
                 gateway.closeStdin();
                 Optional<Integer> exit = gateway.awaitExit(ANSWER_WAIT);
                 boolean exitOk = exit.isPresent() && exit.get() == EXPECTED_GATEWAY_EXIT;
@@ -103,7 +133,7 @@ public final class Demo {
                         + (exitOk ? " (protocol error: the session was closed, as documented)" : ", expected " + EXPECTED_GATEWAY_EXIT));
                 asExpected &= exitOk;
             }
-            asExpected &= counts(http.requestCount(), ssh.commandCount());
+            asExpected &= counts(http.requestCount(), ssh.commandCount(), pg.cluster().map(c -> c.connectionsOf(DB_ROLE)));
             if (!asExpected) {
                 diagnostics.println("postern demo: the gateway's stderr follows (" + stderrLog + ")");
                 if (Files.exists(stderrLog)) {
@@ -117,8 +147,13 @@ public final class Demo {
         }
     }
 
-    /** The scripted session, in order. Ids count up from 1 over the requests. */
+    /** The scripted session without PostgreSQL. */
     List<Step> script(String baseUrl) {
+        return script(baseUrl, false);
+    }
+
+    /** The scripted session, in order; with {@code sql}, one allowed and one denied {@code sql_query} before the last line. */
+    List<Step> script(String baseUrl, boolean sql) {
         List<Step> steps = new ArrayList<>();
         ObjectNode init = json.createObjectNode();
         init.put("protocolVersion", "2025-11-25");
@@ -148,8 +183,14 @@ public final class Demo {
         order.put("body", "{\"item\":1,\"quantity\":500}");
         steps.add(new Step("http_request POST " + baseUrl + "/api/orders  (marked confirm: a human is asked, and declines)",
                 call(10, "http_request", order), Step.Expect.DECLINED));
-        steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\"",
-                "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
+        if (sql) {
+            steps.add(new Step("sql_query " + DATABASE + " orders-by-status {status: open}",
+                    call(11, "sql_query", sql("open")), Step.Expect.ALLOWED));
+            steps.add(new Step("sql_query " + DATABASE + " orders-by-status {status: \"open' OR '1'='1\"}  (an injection attempt)",
+                    call(12, "sql_query", sql("open' OR '1'='1")), Step.Expect.DENIED));
+        }
+        steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\"",
+                "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
         return steps;
     }
 
@@ -298,10 +339,22 @@ public final class Demo {
             h.path("commands").forEach(c -> commands.add(c.path("name").asText()));
             ssh.add(h.path("name").asText() + " commands " + commands);
         });
-        return "HTTP " + http + "; SSH " + ssh;
+        List<String> sql = new ArrayList<>();
+        targets.path("sql").forEach(d -> {
+            List<String> statements = new ArrayList<>();
+            d.path("statements").forEach(st -> statements.add(st.path("name").asText()));
+            sql.add(d.path("name").asText() + " statements " + statements);
+        });
+        return "HTTP " + http + "; SSH " + ssh + (sql.isEmpty() ? "" : "; SQL " + sql);
     }
 
     private static String describeOutcome(JsonNode s) {
+        if (s.has("columns")) {
+            List<String> columns = new ArrayList<>();
+            s.path("columns").forEach(c -> columns.add(c.path("name").asText() + ' ' + c.path("type").asText()));
+            return s.path("rowCount").asText() + " rows from database " + s.path("database").asText() + ", columns " + columns
+                    + ", first row " + abbreviate(s.path("rows").path(0).toString(), 80);
+        }
         if (s.has("status")) {
             return "HTTP " + s.path("status").asInt() + " from target " + s.path("target").asText()
                     + ", body " + abbreviate(s.path("body").asText(), 80);
@@ -310,15 +363,22 @@ public final class Demo {
                 + ", host key " + s.path("hostKeyFingerprint").asText();
     }
 
-    private boolean counts(int httpRequests, int sshCommands) {
+    private boolean counts(int httpRequests, int sshCommands, Optional<Long> sqlConnections) {
         out.heading("Executor calls, counted at the demo's own servers");
         out.line("  allowed calls reach a server exactly once; denied and rejected ones never do");
         out.line("  (the approved restart is the SSH server's second call; the declined order never reached the HTTP service)");
+        boolean sqlOk = sqlConnections.map(n -> n == 1).orElse(true);
+        if (sqlConnections.isPresent()) {
+            out.line("connections PostgreSQL accepted from " + DB_ROLE + ": " + sqlConnections.get() + " (expected 1)"
+                    + (sqlOk ? "" : "  " + out.denied("MISMATCH")));
+        } else {
+            out.line(HOW_TO_ENABLE_SQL);
+        }
         boolean httpOk = httpRequests == 1;
         boolean sshOk = sshCommands == 2;
         out.line("calls received by the HTTP service: " + httpRequests + " (expected 1)" + (httpOk ? "" : "  " + out.denied("MISMATCH")));
         out.line("calls received by the SSH server: " + sshCommands + " (expected 2)" + (sshOk ? "" : "  " + out.denied("MISMATCH")));
-        return httpOk && sshOk;
+        return httpOk && sshOk && sqlOk;
     }
 
     private Optional<String> lastIntentRule(Path actionsJournal) throws IOException {
@@ -357,13 +417,14 @@ public final class Demo {
         return http.baseUri().toString();
     }
 
-    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh) throws IOException {
+    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh, DemoDatabase pg) throws IOException {
         Path key = ssh.generateClientKey(dir).privateKeyFile();
         Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
 
         ObjectNode root = json.createObjectNode();
         root.putObject("journal").put("directory", "journal");
-        root.putObject("credentials").putObject("demo-key").put("file", key.toString());
+        ObjectNode credentials = root.putObject("credentials");
+        credentials.putObject("demo-key").put("file", key.toString());
         ObjectNode target = root.putObject("http").putArray("targets").addObject();
         target.put("name", HTTP_TARGET).put("baseUrl", baseUrl(http));
         target.putArray("methods").add("GET").add("POST");
@@ -381,6 +442,21 @@ public final class Demo {
         ObjectNode restart = commands.addObject().put("name", "restart").put("confirm", true);
         restart.putArray("argv").add("systemctl").add("restart").add("{unit}");
         restart.putObject("params").putObject("unit").put("type", "string").put("pattern", "[a-z][a-z0-9-]*").put("maxLength", 32);
+        if (pg.cluster().isPresent()) {
+            Path password = dir.resolve("demo-db-password");
+            Files.writeString(password, pg.password(), StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-------"));
+            credentials.putObject("demo-db-password").put("file", password.toString());
+            ObjectNode db = root.putObject("sql").putArray("databases").addObject();
+            db.put("name", DATABASE).put("host", pg.cluster().get().host()).put("port", pg.cluster().get().port())
+                    .put("database", DATABASE).put("user", DB_ROLE).put("password", "demo-db-password")
+                    .put("allowPrivateAddresses", true).put("timeoutMs", 5000).put("maxRows", 100);
+            db.putObject("tls").put("mode", "disable");
+            ObjectNode byStatus = db.putArray("statements").addObject().put("name", "orders-by-status")
+                    .put("sql", "SELECT id, status, total, placed_at FROM orders WHERE status = :status ORDER BY id");
+            byStatus.putObject("params").putObject("status").put("type", "string").putArray("enum")
+                    .add("open").add("paid").add("cancelled");
+        }
 
         Path config = dir.resolve("postern-demo.json");
         Files.writeString(config, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + '\n', StandardCharsets.UTF_8);
@@ -405,6 +481,12 @@ public final class Demo {
 
     private ObjectNode http(String method, String url) {
         return json.createObjectNode().put("method", method).put("url", url);
+    }
+
+    private ObjectNode sql(String status) {
+        ObjectNode a = json.createObjectNode().put("database", DATABASE).put("statement", "orders-by-status");
+        a.putObject("args").put("status", status);
+        return a;
     }
 
     private ObjectNode ssh(String command, String unit) {
@@ -432,6 +514,56 @@ public final class Demo {
             });
         } catch (IOException | UncheckedIOException e) {
             diagnostics.println("postern demo: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The demo's PostgreSQL, when it is installed: a throwaway cluster with database {@code shop}, a
+     * table of three orders and a login role that may only read it; empty otherwise. Closing stops it.
+     */
+    private static final class DemoDatabase implements AutoCloseable {
+        private final Optional<LocalPostgres> cluster;
+        private final String password;
+
+        private DemoDatabase(Optional<LocalPostgres> cluster, String password) {
+            this.cluster = cluster;
+            this.password = password;
+        }
+
+        static DemoDatabase startIfInstalled(Path root) {
+            if (!LocalPostgres.installed(root) || !root.equals(POSTGRESQL_ROOT)) {
+                return new DemoDatabase(Optional.empty(), "");
+            }
+            byte[] random = new byte[12];
+            new SecureRandom().nextBytes(random);
+            String password = "demo-" + HexFormat.of().formatHex(random);
+            LocalPostgres pg = LocalPostgres.start();
+            try {
+                pg.psql("postgres", "CREATE DATABASE " + DATABASE);
+                pg.psql(DATABASE, "CREATE ROLE " + DB_ROLE + " LOGIN PASSWORD '" + password + "';"
+                        + " CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL, total numeric(10,2) NOT NULL,"
+                        + " placed_at timestamptz NOT NULL);"
+                        + " INSERT INTO orders VALUES (1, 'open', 19.90, '2026-11-30 09:15:00+00'),"
+                        + " (2, 'paid', 250.00, '2026-11-29 17:02:00+00'), (3, 'open', 7.25, '2026-11-30 11:40:00+00');"
+                        + " GRANT SELECT ON orders TO " + DB_ROLE);
+            } catch (RuntimeException e) {
+                pg.close();
+                throw e;
+            }
+            return new DemoDatabase(Optional.of(pg), password);
+        }
+
+        Optional<LocalPostgres> cluster() {
+            return cluster;
+        }
+
+        String password() {
+            return password;
+        }
+
+        @Override
+        public void close() {
+            cluster.ifPresent(LocalPostgres::close);
         }
     }
 

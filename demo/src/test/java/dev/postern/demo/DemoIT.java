@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.fixtures.GatewayProcess;
+import dev.postern.fixtures.LocalPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -62,6 +63,30 @@ class DemoIT {
         assertTrue(transcript.contains("DECLINED by the human: rule approval.declined"), context);
         assertTrue(transcript.contains("| command line: 'systemctl' 'restart' 'nginx'"), context);
         assertFalse(transcript.contains("UNEXPECTED"), context);
+        if (LocalPostgres.installed()) {
+            assertTrue(transcript.contains("ALLOWED by rule sql.statement:shop.orders-by-status"), context);
+            assertTrue(transcript.contains("2 rows from database shop"), context);
+            assertTrue(transcript.contains("DENIED by rule sql.args.enum"), context);
+            assertTrue(transcript.contains("connections PostgreSQL accepted from demo_reader: 1 (expected 1)"), context);
+        } else {
+            assertTrue(transcript.contains(Demo.HOW_TO_ENABLE_SQL), context);
+        }
+    }
+
+    @Test
+    void withoutPostgresTheDemoSaysHowToEnableSqlAndStillPasses() throws Exception {
+        java.io.ByteArrayOutputStream report = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream diagnostics = new java.io.ByteArrayOutputStream();
+
+        dev.postern.app.ExitStatus status = Demo.run(Optional.empty(), new java.io.PrintStream(report, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(diagnostics, true, StandardCharsets.UTF_8), false, dir.resolve("no-postgresql-here"));
+
+        String transcript = report.toString(StandardCharsets.UTF_8);
+        String context = transcript + "\nstderr:\n" + diagnostics.toString(StandardCharsets.UTF_8);
+        assertEquals(dev.postern.app.ExitStatus.OK, status, context);
+        assertTrue(transcript.contains(Demo.HOW_TO_ENABLE_SQL), context);
+        assertFalse(transcript.contains("sql_query shop"), "no sql_query step without PostgreSQL\n" + context);
+        assertTrue(transcript.contains("demo: everything happened as expected"), context);
     }
 
     private static byte[] readAll(InputStream in) {

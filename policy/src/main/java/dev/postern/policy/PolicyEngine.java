@@ -25,7 +25,8 @@ public final class PolicyEngine {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.rulesByAction = List.<Rules<?>>of(
                         new HttpRules(policy.httpTargets()),
-                        new SshRules(policy))
+                        new SshRules(policy),
+                        new SqlRules(policy))
                 .stream().collect(Collectors.toUnmodifiableMap(Rules::actionType, Function.identity()));
     }
 

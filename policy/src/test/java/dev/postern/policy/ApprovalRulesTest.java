@@ -16,10 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.model.SshCommandSpec;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +131,35 @@ class ApprovalRulesTest {
         assertEquals(List.of("systemctl", "restart", "nginx"), c.argv());
         assertInstanceOf(Decision.Permit.class, engine.decide(ssh("web-1", "uptime", Map.of())));
         PendingApproval other = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new SshArgument.Text("redis")))));
+        assertNotEquals(p.digest(), other.digest());
+    }
+
+    @Test
+    void anSqlStatementMarkedConfirmShowsDatabaseStatementSqlAndValuesButNoHostUserOrCredential() {
+        SqlDatabase shop = new SqlDatabase("shop", "db.internal", 5432, "shop", "agent_rw", new CredentialRef("shop-pw"),
+                SqlDatabase.Tls.verifyFull(), false, Duration.ofSeconds(5), 100, 1 << 20, List.of(
+                        new SqlStatementSpec("cancel", "UPDATE orders SET status = :status WHERE id = :id",
+                                Map.of("id", new ParamSpec.IntegerParam(1, 1000),
+                                        "status", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 32)), false, true),
+                        new SqlStatementSpec("count", "SELECT count(*) FROM orders", Map.of())));
+        PolicyEngine engine = new PolicyEngine(Policy.of(shop));
+        PendingApproval p = pending(engine.decide(new SqlQueryAction("shop", "cancel",
+                Map.of("id", new SqlArgument.Whole(7), "status", new SqlArgument.Text("said \"no\"")))));
+        assertEquals(List.of(
+                new ShownAction.Field("database", "shop"),
+                new ShownAction.Field("statement", "cancel"),
+                new ShownAction.Field("sql", "UPDATE orders SET status = :status WHERE id = :id"),
+                new ShownAction.Field("value id", "7"),
+                new ShownAction.Field("value status", "\"said \\\"no\\\"\"")), p.shown().fields());
+        assertFalse(p.shown().fields().stream().anyMatch(f -> f.value().contains("db.internal")
+                || f.value().contains("agent_rw") || f.value().contains("shop-pw")));
+        AuthorizedSqlStatement s = assertInstanceOf(AuthorizedSqlStatement.class,
+                p.grant(new HumanApproval(p.digest(), "test")).permit());
+        assertEquals(List.of(new SqlArgument.Text("said \"no\""), new SqlArgument.Whole(7)), s.boundValues());
+        assertEquals("sql.statement:shop.cancel", s.rule());
+        assertInstanceOf(Decision.Permit.class, engine.decide(new SqlQueryAction("shop", "count", Map.of())));
+        PendingApproval other = pending(engine.decide(new SqlQueryAction("shop", "cancel",
+                Map.of("id", new SqlArgument.Whole(8), "status", new SqlArgument.Text("said \"no\"")))));
         assertNotEquals(p.digest(), other.digest());
     }
 

@@ -1,5 +1,6 @@
 package dev.postern.app.config;
 
+import dev.postern.policy.RegistrationPoint;
 import java.util.Map;
 
 /**
@@ -23,11 +24,21 @@ public final class ConfigDefaults {
     public static final long SSH_MAX_OUTPUT_BYTES = 1_048_576;
     public static final int STRING_PARAM_MAX_LENGTH = 256;
     public static final boolean SSH_COMMAND_CONFIRM = false;
+    public static final int SQL_PORT = 5432;
+    public static final boolean SQL_ALLOW_PRIVATE_ADDRESSES = false;
+    public static final long SQL_TIMEOUT_MS = 30_000;
+    public static final int SQL_MAX_ROWS = 1000;
+    public static final long SQL_MAX_RESPONSE_BYTES = 1_048_576;
+    public static final boolean SQL_READ_ONLY = true;
+    public static final boolean SQL_STATEMENT_CONFIRM = false;
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
+    private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
+    private static final String SQL_STATEMENT = SQL_DATABASE + "statements/items/properties/";
 
     /** Each default by the JSON pointer of its property in the config schema. */
+    @RegistrationPoint("the kind's config defaults, by schema pointer")
     static final Map<String, Object> BY_SCHEMA_POINTER = Map.ofEntries(
             Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
@@ -44,7 +55,15 @@ public final class ConfigDefaults {
             Map.entry(SSH_HOST + "maxOutputBytes", SSH_MAX_OUTPUT_BYTES),
             Map.entry(SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength",
                     STRING_PARAM_MAX_LENGTH),
-            Map.entry(SSH_HOST + "commands/items/properties/confirm", SSH_COMMAND_CONFIRM));
+            Map.entry(SSH_HOST + "commands/items/properties/confirm", SSH_COMMAND_CONFIRM),
+            Map.entry(SQL_DATABASE + "port", SQL_PORT),
+            Map.entry(SQL_DATABASE + "allowPrivateAddresses", SQL_ALLOW_PRIVATE_ADDRESSES),
+            Map.entry(SQL_DATABASE + "timeoutMs", SQL_TIMEOUT_MS),
+            Map.entry(SQL_DATABASE + "maxRows", SQL_MAX_ROWS),
+            Map.entry(SQL_DATABASE + "maxResponseBytes", SQL_MAX_RESPONSE_BYTES),
+            Map.entry(SQL_STATEMENT + "readOnly", SQL_READ_ONLY),
+            Map.entry(SQL_STATEMENT + "confirm", SQL_STATEMENT_CONFIRM),
+            Map.entry(SQL_STATEMENT + "params/additionalProperties/oneOf/0/properties/maxLength", STRING_PARAM_MAX_LENGTH));
 
     private ConfigDefaults() {
     }

@@ -17,6 +17,8 @@ import dev.postern.policy.model.RateLimit;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.model.TrustStore;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
@@ -26,6 +28,7 @@ import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,9 +178,14 @@ public final class ConfigLoader {
                 hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
             }
         }
+        List<SqlDatabase> databases = new ArrayList<>();
+        JsonNode ds = root.path("sql").path("databases");
+        for (int i = 0; i < ds.size(); i++) {
+            databases.add(sqlDatabase(abs, dir, "/sql/databases/" + i, ds.get(i), credentials));
+        }
         Policy policy;
         try {
-            policy = Policy.of(targets, hosts);
+            policy = Policy.of(targets, hosts, databases);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }
@@ -215,6 +223,10 @@ public final class ConfigLoader {
         JsonNode hs = root.path("ssh").path("hosts");
         for (int i = 0; i < hs.size(); i++) {
             refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
+        }
+        JsonNode ds = root.path("sql").path("databases");
+        for (int i = 0; i < ds.size(); i++) {
+            refuseHomeRelative(problems, "/sql/databases/" + i + "/tls/caFile", ds.get(i).path("tls").path("caFile"));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(file, problems);
@@ -418,17 +430,7 @@ public final class ConfigLoader {
                 if (p.get("type").textValue().equals("integer")) {
                     params.put(e.getKey(), new ParamSpec.IntegerParam(p.get("minimum").asLong(), p.get("maximum").asLong()));
                 } else {
-                    Optional<Pattern> pattern = Optional.empty();
-                    if (p.has("pattern")) {
-                        try {
-                            pattern = Optional.of(Pattern.compile(p.get("pattern").textValue()));
-                        } catch (PatternSyntaxException ex) {
-                            throw new ConfigException(file, pat + "/pattern", "a valid regular expression (" + ex.getDescription() + ")");
-                        }
-                    }
-                    Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
-                    params.put(e.getKey(), new ParamSpec.StringParam(pattern, allowed,
-                            p.path("maxLength").asInt(DEFAULT_STRING_PARAM_LENGTH)));
+                    params.put(e.getKey(), stringParam(file, pat, p));
                 }
             } catch (IllegalArgumentException ex) {
                 throw new ConfigException(file, pat, ex.getMessage());
@@ -440,6 +442,95 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file, at, e.getMessage());
         }
+    }
+
+    private static SqlDatabase sqlDatabase(Path file, Path dir, String at, JsonNode d,
+                                           Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
+        CredentialRef password = credential(file, at + "/password", d.get("password"), credentials);
+        SqlDatabase.Tls tls = SqlDatabase.Tls.verifyFull();
+        if (d.has("tls")) {
+            JsonNode t = d.get("tls");
+            SqlDatabase.TlsMode mode = t.get("mode").textValue().equals("disable")
+                    ? SqlDatabase.TlsMode.DISABLE : SqlDatabase.TlsMode.VERIFY_FULL;
+            Optional<Path> ca = Optional.ofNullable(t.get("caFile")).map(n -> dir.resolve(n.textValue()).normalize());
+            if (ca.isPresent() && (!Files.isRegularFile(ca.get()) || !Files.isReadable(ca.get()))) {
+                throw new ConfigException(file, at + "/tls/caFile", "a readable CA file, but " + ca.get() + " is not one");
+            }
+            try {
+                tls = new SqlDatabase.Tls(mode, ca);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(file, at + "/tls", e.getMessage());
+            }
+        }
+        List<SqlStatementSpec> statements = new ArrayList<>();
+        JsonNode ss = d.get("statements");
+        for (int i = 0; i < ss.size(); i++) {
+            statements.add(sqlStatement(file, at + "/statements/" + i, ss.get(i)));
+        }
+        try {
+            return new SqlDatabase(
+                    d.get("name").textValue(),
+                    d.get("host").textValue(),
+                    d.path("port").asInt(ConfigDefaults.SQL_PORT),
+                    d.get("database").textValue(),
+                    d.get("user").textValue(),
+                    password,
+                    tls,
+                    d.path("allowPrivateAddresses").asBoolean(ConfigDefaults.SQL_ALLOW_PRIVATE_ADDRESSES),
+                    Duration.ofMillis(d.path("timeoutMs").asLong(ConfigDefaults.SQL_TIMEOUT_MS)),
+                    d.path("maxRows").asInt(ConfigDefaults.SQL_MAX_ROWS),
+                    d.path("maxResponseBytes").asLong(ConfigDefaults.SQL_MAX_RESPONSE_BYTES),
+                    statements,
+                    rateLimit(d));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    /** A statement: its SQL is lexed by the kernel here, so one with two statements or unmatched placeholders fails at load. */
+    private static SqlStatementSpec sqlStatement(Path file, String at, JsonNode s) throws ConfigException {
+        Map<String, ParamSpec> params = new LinkedHashMap<>();
+        var it = s.path("params").fields();
+        while (it.hasNext()) {
+            var e = it.next();
+            JsonNode p = e.getValue();
+            String pat = at + "/params/" + e.getKey();
+            try {
+                switch (p.get("type").textValue()) {
+                    case "integer" -> params.put(e.getKey(), new ParamSpec.IntegerParam(
+                            p.has("minimum") ? p.get("minimum").longValue() : Long.MIN_VALUE,
+                            p.has("maximum") ? p.get("maximum").longValue() : Long.MAX_VALUE));
+                    case "number" -> params.put(e.getKey(), new ParamSpec.NumberParam(
+                            Optional.ofNullable(p.get("minimum")).map(JsonNode::decimalValue),
+                            Optional.ofNullable(p.get("maximum")).map(JsonNode::decimalValue)));
+                    case "boolean" -> params.put(e.getKey(), new ParamSpec.BooleanParam());
+                    default -> params.put(e.getKey(), stringParam(file, pat, p));
+                }
+            } catch (IllegalArgumentException ex) {
+                throw new ConfigException(file, pat, ex.getMessage());
+            }
+        }
+        try {
+            return new SqlStatementSpec(s.get("name").textValue(), s.get("sql").textValue(), params,
+                    s.path("readOnly").asBoolean(ConfigDefaults.SQL_READ_ONLY),
+                    s.path("confirm").asBoolean(ConfigDefaults.SQL_STATEMENT_CONFIRM));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(file, at, e.getMessage());
+        }
+    }
+
+    /** A string param of an SSH command or SQL statement: an optional pattern (which must compile) and enum, a length bound. */
+    private static ParamSpec.StringParam stringParam(Path file, String at, JsonNode p) throws ConfigException {
+        Optional<Pattern> pattern = Optional.empty();
+        if (p.has("pattern")) {
+            try {
+                pattern = Optional.of(Pattern.compile(p.get("pattern").textValue()));
+            } catch (PatternSyntaxException ex) {
+                throw new ConfigException(file, at + "/pattern", "a valid regular expression (" + ex.getDescription() + ")");
+            }
+        }
+        Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
+        return new ParamSpec.StringParam(pattern, allowed, p.path("maxLength").asInt(DEFAULT_STRING_PARAM_LENGTH));
     }
 
     /**

@@ -31,6 +31,7 @@ class ConfigDefaultsTest {
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
+    private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
 
     private static final List<ReadmeEntry> README = List.of(
             new ReadmeEntry("`session.maxFrameBytes`", "`session.maxFrameBytes`", "/properties/session/properties/maxFrameBytes"),
@@ -49,7 +50,16 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`ssh.hosts[]`", "`maxOutputBytes`", SSH_HOST + "maxOutputBytes"),
             new ReadmeEntry("`ssh.hosts[].commands[]`", "maxLength?",
                     SSH_HOST + "commands/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"),
-            new ReadmeEntry("`ssh.hosts[].commands[]`", "`confirm`", SSH_HOST + "commands/items/properties/confirm"));
+            new ReadmeEntry("`ssh.hosts[].commands[]`", "`confirm`", SSH_HOST + "commands/items/properties/confirm"),
+            new ReadmeEntry("`sql.databases[]`", "`port`", SQL_DATABASE + "port"),
+            new ReadmeEntry("`sql.databases[]`", "`allowPrivateAddresses`", SQL_DATABASE + "allowPrivateAddresses"),
+            new ReadmeEntry("`sql.databases[]`", "`timeoutMs`", SQL_DATABASE + "timeoutMs"),
+            new ReadmeEntry("`sql.databases[]`", "`maxRows`", SQL_DATABASE + "maxRows"),
+            new ReadmeEntry("`sql.databases[]`", "`maxResponseBytes`", SQL_DATABASE + "maxResponseBytes"),
+            new ReadmeEntry("`sql.databases[].statements[]`", "`readOnly`", SQL_DATABASE + "statements/items/properties/readOnly"),
+            new ReadmeEntry("`sql.databases[].statements[]`", "`confirm`", SQL_DATABASE + "statements/items/properties/confirm"),
+            new ReadmeEntry("`sql.databases[].statements[]`", "maxLength?",
+                    SQL_DATABASE + "statements/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"));
 
     @Test
     void theSchemasDefaultsAreExactlyTheLoadersDefaults() throws IOException {

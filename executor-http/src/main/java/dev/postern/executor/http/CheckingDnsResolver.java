@@ -1,5 +1,6 @@
 package dev.postern.executor.http;
 
+import dev.postern.policy.net.AddressRanges;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,13 +1,15 @@
 package dev.postern.policy.model;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What one placeholder of an SSH command accepts: a JSON-Schema-like subset, checked by the
- * engine. A string param always has a length bound; a pattern must match the whole value.
+ * What one placeholder of an SSH command or SQL statement accepts: a JSON-Schema-like subset,
+ * checked by the engine. A string param always has a length bound; a pattern must match the whole
+ * value. SSH commands take strings and integers only; SQL statements take all four types.
  */
 public sealed interface ParamSpec {
 
@@ -27,5 +29,20 @@ public sealed interface ParamSpec {
                 throw new IllegalArgumentException("minimum " + minimum + " exceeds maximum " + maximum);
             }
         }
+    }
+
+    /** An exact number (a JSON number, integral or not), with optional inclusive bounds. */
+    record NumberParam(Optional<BigDecimal> minimum, Optional<BigDecimal> maximum) implements ParamSpec {
+        public NumberParam {
+            Objects.requireNonNull(minimum, "minimum");
+            Objects.requireNonNull(maximum, "maximum");
+            if (minimum.isPresent() && maximum.isPresent() && minimum.get().compareTo(maximum.get()) > 0) {
+                throw new IllegalArgumentException("minimum " + minimum.get() + " exceeds maximum " + maximum.get());
+            }
+        }
+    }
+
+    /** A JSON {@code true} or {@code false}. */
+    record BooleanParam() implements ParamSpec {
     }
 }

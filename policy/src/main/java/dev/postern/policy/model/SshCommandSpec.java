@@ -28,6 +28,12 @@ public record SshCommandSpec(String name, List<String> argv, Map<String, ParamSp
         Names.require("command name", name);
         argv = List.copyOf(Objects.requireNonNull(argv, "argv"));
         params = Map.copyOf(Objects.requireNonNull(params, "params"));
+        for (var e : params.entrySet()) {
+            if (!(e.getValue() instanceof ParamSpec.StringParam) && !(e.getValue() instanceof ParamSpec.IntegerParam)) {
+                throw new IllegalArgumentException("command " + name + ": param " + e.getKey()
+                        + " must be a string or an integer; an SSH command takes no other type");
+            }
+        }
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("command " + name + ": argv must not be empty");
         }

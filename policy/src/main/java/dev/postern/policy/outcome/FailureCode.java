@@ -25,6 +25,11 @@ public enum FailureCode {
     CANCELLED,
     /** The intent row could not be written to the actions journal, so nothing ran. */
     JOURNAL_UNAVAILABLE,
+    /**
+     * The database refused or failed the statement (a constraint, a read-only transaction, a bad
+     * value); the message starts with {@code SQLSTATE xxxxx:}, the server's five-character code.
+     */
+    QUERY_FAILED,
     /** Anything else that went wrong inside an executor. */
     EXECUTOR_FAILED,
     /**

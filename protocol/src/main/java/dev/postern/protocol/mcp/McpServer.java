@@ -483,8 +483,9 @@ public final class McpServer {
     }
 
     private static String instructions() {
+        // Names no kind of effect: postern_targets lists every registered kind's allowances.
         return "Postern performs only what its operator's policy allows. "
-                + "Call postern_targets to see which HTTP targets and SSH commands are allowed.";
+                + "Call postern_targets to see what is allowed: each kind's targets and what may be done there.";
     }
 
     private static Rejection rejection(Stage stage, String reason, Frame frame) {

@@ -57,7 +57,8 @@ class CatalogBindingTest {
                           "timeoutMs":2500,"maxResponseBytes":4096,"onOversizeResponse":"refuse","confirm":[]}],
                  "ssh":[{"name":"web","commands":[{"name":"logs","argv":["journalctl","-u","{unit}","-n","{lines}"],"confirm":false,
                           "params":{"lines":{"type":"integer","minimum":1,"maximum":500},
-                                    "unit":{"type":"string","maxLength":32,"pattern":"[a-z]+","enum":["nginx","app"]}}}]}]}
+                                    "unit":{"type":"string","maxLength":32,"pattern":"[a-z]+","enum":["nginx","app"]}}}]}],
+                 "sql":[]}
                 """.replace("BASE", policy().httpTargets().get(0).origin().toUrl()));
         Binding.Answer answer = assertInstanceOf(Binding.Answer.class,
                 catalog.bind(catalog.find("postern_targets").orElseThrow(), JSON.createObjectNode()));

@@ -5,7 +5,7 @@ package dev.postern.protocol.tools;
  * registration, so its tests name the kinds they exercise here, once.
  */
 public final class TestKinds {
-    public static final EffectKinds ALL = EffectKinds.of(new HttpRequestKind(), new SshExecKind());
+    public static final EffectKinds ALL = EffectKinds.of(new HttpRequestKind(), new SshExecKind(), new SqlQueryKind());
 
     private TestKinds() {
     }

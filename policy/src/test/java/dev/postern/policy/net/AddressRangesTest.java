@@ -1,4 +1,4 @@
-package dev.postern.executor.http;
+package dev.postern.policy.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.postern.executor.http;
+package dev.postern.policy.net;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -8,16 +8,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The one table of address ranges the HTTP executor judges before it dials: cloud metadata
- * (refused always), non-public ranges (refused unless the target allows private addresses), the
+ * The one table of address ranges an executor judges before it dials (HTTP targets, SQL
+ * databases): cloud metadata (refused always), non-public ranges (refused unless the target or
+ * database allows private addresses), the
  * IPv6 forms that embed an IPv4 address (judged by that address), and what is public. Follows the
  * IANA special-purpose registries; where a block mixes reachable and unreachable parts, the whole
  * block is refused. Immutable and thread-safe.
  */
-final class AddressRanges {
+public final class AddressRanges {
 
     /** What a matching row means for the address. */
-    enum Kind {
+    public enum Kind {
         /** A cloud metadata endpoint: never dialed, whatever the target says. */
         METADATA,
         /** Not on the public internet: dialed only for targets that allow private addresses. */
@@ -29,7 +30,7 @@ final class AddressRanges {
     }
 
     /** One row: a CIDR block, what it means, and (for {@link Kind#EMBEDS_IPV4}) where the IPv4 address sits. */
-    static final class Range {
+    public static final class Range {
         private final String cidr;
         private final Kind kind;
         private final String what;
@@ -50,19 +51,19 @@ final class AddressRanges {
             }
         }
 
-        String cidr() {
+        public String cidr() {
             return cidr;
         }
 
-        Kind kind() {
+        public Kind kind() {
             return kind;
         }
 
-        String what() {
+        public String what() {
             return what;
         }
 
-        boolean contains(byte[] address) {
+        public boolean contains(byte[] address) {
             if (address.length != network.length) {
                 return false;
             }
@@ -107,7 +108,7 @@ final class AddressRanges {
     }
 
     /** First match wins, so specific rows precede the blocks that contain them. */
-    static final List<Range> TABLE = List.of(
+    public static final List<Range> TABLE = List.of(
             metadata("169.254.169.254/32", "cloud metadata: AWS, GCP, Azure, OCI and others"),
             metadata("169.254.170.2/32", "cloud metadata: AWS ECS task credentials"),
             metadata("100.100.100.200/32", "cloud metadata: Alibaba Cloud"),
@@ -154,7 +155,7 @@ final class AddressRanges {
      * The row that decides {@code address} (4 or 16 bytes). An embedded IPv4 address is decided
      * by its own row, so the answer is never an {@link Kind#EMBEDS_IPV4} row.
      */
-    static Range classify(byte[] address) {
+    public static Range classify(byte[] address) {
         for (Range r : TABLE) {
             if (r.contains(address)) {
                 return r.kind == Kind.EMBEDS_IPV4 ? classify(r.embedded(address)) : r;
@@ -164,7 +165,7 @@ final class AddressRanges {
     }
 
     /** The row that refuses {@code address} for a target, or empty when it may be dialed. */
-    static Optional<Range> refusal(InetAddress address, boolean allowPrivateAddresses) {
+    public static Optional<Range> refusal(InetAddress address, boolean allowPrivateAddresses) {
         Range r = classify(address.getAddress());
         if (r.kind == Kind.METADATA || (r.kind == Kind.NON_PUBLIC && !allowPrivateAddresses)) {
             return Optional.of(r);
@@ -173,7 +174,7 @@ final class AddressRanges {
     }
 
     /** Parses a numeric literal (never a name) to its bytes, keeping IPv4-mapped IPv6 at 16 bytes. */
-    static byte[] parseLiteral(String literal) {
+    public static byte[] parseLiteral(String literal) {
         boolean v6 = literal.indexOf(':') >= 0;
         if (!v6 && !literal.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
             throw new IllegalArgumentException("not an address literal: " + literal);

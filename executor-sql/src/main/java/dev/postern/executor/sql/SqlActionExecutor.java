@@ -1,0 +1,433 @@
+package dev.postern.executor.sql;
+
+import dev.postern.policy.AuthorizedSqlStatement;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.net.AddressRanges;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SqlRowsOutcome;
+import dev.postern.policy.port.ActionExecutor;
+import dev.postern.policy.port.Cancellation;
+import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.Secret;
+import dev.postern.policy.port.SecretMask;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.postgresql.Driver;
+
+/**
+ * Runs permitted SQL statements on PostgreSQL. Before any connection opens, the database's host is
+ * resolved and every address judged ({@link AddressRanges}: a loopback or private one needs
+ * {@code allowPrivateAddresses}, cloud metadata never); connections open on the first permitted
+ * call and a few idle ones are kept per database until {@link #close()}. Each call is one transaction:
+ * read-only for read-only statements ({@code BEGIN READ ONLY}, then {@code SET TRANSACTION READ ONLY}),
+ * with {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout}
+ * set locally from the database's timeout; the statement is prepared and its values bound with their
+ * declared types, never spliced; rows stream through a cursor ({@code setFetchSize}) and reading
+ * stops at {@code maxRows} or the byte cap. The whole call is bounded by the timeout; a timeout or a
+ * cancellation cancels the query on the server and drops the connection. Thread-safe.
+ *
+ * <p>Limits: a single value larger than the byte cap is still fetched whole by the driver before it is
+ * dropped; with {@code verify-full} the driver dials the host name (TLS proves the server's identity),
+ * so the address check judges the names's addresses as resolved here, not the driver's own resolution.
+ */
+public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStatement> {
+    private static final int MAX_IDLE_PER_DATABASE = 4;
+    private static final int MAX_FETCH = 500;
+    /** How long after a timeout or cancellation the connection is aborted if the server has not answered. */
+    private static final long ABORT_GRACE_MS = 1000;
+
+    private final CredentialStore credentials;
+    private final Driver driver = new Driver();
+    private final Map<SqlDatabase, Deque<Connection>> idle = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "postern-sql-timer");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public SqlActionExecutor(CredentialStore credentials) {
+        this.credentials = Objects.requireNonNull(credentials, "credentials");
+    }
+
+    @Override
+    public Class<AuthorizedSqlStatement> permitType() {
+        return AuthorizedSqlStatement.class;
+    }
+
+    @Override
+    public Outcome execute(AuthorizedSqlStatement permit, Cancellation cancellation) {
+        if (closed.get()) {
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the SQL executor is closed");
+        }
+        if (cancellation.isCancelled()) {
+            return new ExecutionFailure(FailureCode.CANCELLED, "the call was cancelled before it began");
+        }
+        SqlDatabase db = permit.database();
+        Optional<ExecutionFailure> refused = checkAddresses(db);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        Secret password;
+        try {
+            password = credentials.resolve(db.password());
+        } catch (CredentialUnavailableException e) {
+            return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE,
+                    "the password credential " + db.password().name() + " of database " + db.name() + " is unavailable");
+        }
+        List<byte[]> secrets = new ArrayList<>();
+        credentials.all().forEach(s -> secrets.add(s.reveal()));
+        secrets.add(password.reveal());
+        SecretMask mask = new SecretMask(secrets);
+
+        Call call = new Call();
+        ScheduledFuture<?> deadline;
+        try {
+            deadline = timers.schedule(() -> call.stop(Failures.Stop.TIMED_OUT), db.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the SQL executor is closed");
+        }
+        cancellation.onCancel(() -> call.stop(Failures.Stop.CANCELLED));
+        Connection conn = null;
+        boolean reusable = false;
+        try {
+            Optional<Connection> pooled = pooled(db);
+            conn = pooled.isPresent() ? pooled.get() : open(db, password);
+            call.attach(conn);
+            Progress progress = new Progress();
+            SqlRowsOutcome outcome;
+            try {
+                outcome = run(permit, conn, call, mask, progress);
+            } catch (SQLException e) {
+                if (pooled.isEmpty() || !brokenBeforeCommit(e, progress) || call.stopped() != Failures.Stop.NONE) {
+                    throw e;
+                }
+                // A pooled connection the server had dropped: nothing was committed on it, so the call
+                // runs once more on a fresh connection (within the same deadline).
+                closeQuietly(conn);
+                conn = null;
+                conn = open(db, password);
+                call.attach(conn);
+                progress = new Progress();
+                outcome = run(permit, conn, call, mask, progress);
+            }
+            reusable = call.stopped() == Failures.Stop.NONE && !progress.unusable;
+            return outcome;
+        } catch (SQLException e) {
+            return Failures.of(e, call.stopped(), db, mask);
+        } catch (RuntimeException e) {
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, mask.mask("the SQL executor failed: " + e));
+        } finally {
+            deadline.cancel(false);
+            call.finish();
+            release(db, conn, reusable);
+        }
+    }
+
+    /** How far a call got on its connection: whether a COMMIT was sent (after which its effect is unknown on failure). */
+    private static final class Progress {
+        boolean commitSent;
+        boolean unusable;
+    }
+
+    /**
+     * A connection failure before any COMMIT, so the transaction did not commit: SQLSTATE class 08
+     * (the socket broke) or the server ending the session (57P01 administrator's terminate, 57P02 crash).
+     */
+    private static boolean brokenBeforeCommit(SQLException e, Progress progress) {
+        String state = e.getSQLState();
+        return !progress.commitSent && state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"));
+    }
+
+    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask, Progress progress)
+            throws SQLException {
+        SqlDatabase db = permit.database();
+        boolean readOnly = permit.statement().readOnly();
+        conn.setAutoCommit(false);
+        // The driver opens the transaction with BEGIN READ ONLY (or BEGIN) in the same round trip as the
+        // statement; the timeouts are the session's own, set when the connection opened (see open()).
+        conn.setReadOnly(readOnly);
+        boolean done = false;
+        try {
+            SqlRowsOutcome outcome;
+            try (PreparedStatement ps = conn.prepareStatement(permit.jdbcSql())) {
+                ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
+                bind(ps, permit.boundValues());
+                call.running(ps);
+                boolean rows = ps.execute();
+                call.check();
+                if (rows) {
+                    Rows.Read read = Rows.read(ps.getResultSet(), db.maxRows(), db.maxResponseBytes(), mask);
+                    call.check();
+                    outcome = new SqlRowsOutcome(db.name(), permit.statement().name(), read.columns(), read.rows(),
+                            read.rows().size(), read.truncated());
+                } else {
+                    outcome = new SqlRowsOutcome(db.name(), permit.statement().name(), List.of(), List.of(),
+                            Math.max(0, ps.getLargeUpdateCount()), false);
+                }
+            }
+            call.running(null);
+            if (readOnly) {
+                conn.rollback(); // also undoes any SET the statement made
+            } else {
+                progress.commitSent = true;
+                conn.commit();
+                conn.setAutoCommit(true); // so that RESET ALL runs on its own, not in a new open transaction
+                try (Statement reset = conn.createStatement()) {
+                    // A committed statement may have changed session settings (set_config(..., false));
+                    // RESET ALL puts back the start-up values, the timeouts included, for the next call.
+                    reset.execute("RESET ALL");
+                } catch (SQLException e) {
+                    progress.unusable = true; // the statement did commit: report it, but drop the connection
+                }
+            }
+            done = true;
+            return outcome;
+        } finally {
+            if (!done) {
+                call.running(null);
+            }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, List<SqlArgument> values) throws SQLException {
+        int i = 1;
+        for (SqlArgument v : values) {
+            if (v instanceof SqlArgument.Text t) {
+                ps.setString(i, t.value());
+            } else if (v instanceof SqlArgument.Whole w) {
+                ps.setLong(i, w.value());
+            } else if (v instanceof SqlArgument.Decimal d) {
+                ps.setBigDecimal(i, d.value());
+            } else if (v instanceof SqlArgument.Bool b) {
+                ps.setBoolean(i, b.value());
+            } else {
+                ps.setNull(i, Types.NULL);
+            }
+            i++;
+        }
+    }
+
+    /** Resolves the host and judges every address before anything is dialed. */
+    private static Optional<ExecutionFailure> checkAddresses(SqlDatabase db) {
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(db.host());
+        } catch (UnknownHostException e) {
+            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED,
+                    "the host " + db.host() + " of database " + db.name() + " did not resolve"));
+        }
+        for (InetAddress a : addresses) {
+            Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, db.allowPrivateAddresses());
+            if (refused.isPresent()) {
+                AddressRanges.Range r = refused.get();
+                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name() + ": "
+                        + db.host() + " resolves to " + a.getHostAddress() + ", in " + r.cidr() + " (" + r.what() + ")"
+                        + (r.kind() == AddressRanges.Kind.METADATA ? ", which is never reached"
+                                : ", which needs \"allowPrivateAddresses\": true")));
+            }
+            if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE && !a.isLoopbackAddress()) {
+                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
+                        + ": TLS is off, so only a loopback address may be dialed, but " + db.host() + " resolves to "
+                        + a.getHostAddress()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * An idle connection of this database, unchecked: probing it would cost a round trip per call; a
+     * connection the server dropped fails on use, before anything commits, and the call is retried
+     * once on a fresh one.
+     */
+    private Optional<Connection> pooled(SqlDatabase db) {
+        Deque<Connection> pool = idle.get(db);
+        if (pool == null) {
+            return Optional.empty();
+        }
+        synchronized (pool) {
+            return Optional.ofNullable(pool.pollFirst());
+        }
+    }
+
+    /**
+     * A new connection. The database's timeout becomes the session's {@code statement_timeout},
+     * {@code lock_timeout} and {@code idle_in_transaction_session_timeout} in the start-up packet, so
+     * no call spends a round trip setting them.
+     */
+    private Connection open(SqlDatabase db, Secret password) throws SQLException {
+        long ms = db.timeout().toMillis();
+        Properties p = new Properties();
+        p.setProperty("options", "-c statement_timeout=" + ms + " -c lock_timeout=" + ms
+                + " -c idle_in_transaction_session_timeout=" + ms + " -c standard_conforming_strings=on");
+        p.setProperty("user", db.user());
+        p.setProperty("password", password.revealAsString());
+        p.setProperty("ApplicationName", "postern");
+        long seconds = Math.max(1, (db.timeout().toMillis() + 999) / 1000);
+        p.setProperty("connectTimeout", Long.toString(seconds));
+        p.setProperty("loginTimeout", Long.toString(seconds));
+        p.setProperty("socketTimeout", Long.toString(seconds + 5));
+        p.setProperty("cancelSignalTimeout", "2");
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("preferQueryMode", "extended");
+        p.setProperty("gssEncMode", "disable");
+        if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE) {
+            p.setProperty("sslmode", "disable");
+        } else {
+            p.setProperty("sslmode", "verify-full");
+            if (db.tls().caFile().isPresent()) {
+                p.setProperty("sslrootcert", db.tls().caFile().get().toString());
+            } else {
+                p.setProperty("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");
+            }
+        }
+        String host = db.host().startsWith("[") ? db.host() : hostForUrl(db.host());
+        Connection c = driver.connect("jdbc:postgresql://" + host + ':' + db.port() + '/' + db.database(), p);
+        if (c == null) {
+            throw new SQLException("the PostgreSQL driver refused the URL", "08001");
+        }
+        return c;
+    }
+
+    private static String hostForUrl(String host) {
+        try {
+            if (host.indexOf(':') >= 0 && InetAddress.getByName(host) instanceof Inet6Address) {
+                return '[' + host + ']';
+            }
+        } catch (UnknownHostException e) {
+            return host;
+        }
+        return host;
+    }
+
+    private void release(SqlDatabase db, Connection conn, boolean reusable) {
+        if (conn == null) {
+            return;
+        }
+        if (!reusable || closed.get()) {
+            closeQuietly(conn);
+            return;
+        }
+        Deque<Connection> pool = idle.computeIfAbsent(db, k -> new ArrayDeque<>());
+        synchronized (pool) {
+            if (pool.size() < MAX_IDLE_PER_DATABASE && !closed.get()) {
+                pool.addFirst(conn);
+                return;
+            }
+        }
+        closeQuietly(conn);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException e) {
+            // already broken: nothing left to release
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        timers.shutdownNow();
+        for (Deque<Connection> pool : idle.values()) {
+            synchronized (pool) {
+                pool.forEach(SqlActionExecutor::closeQuietly);
+                pool.clear();
+            }
+        }
+    }
+
+    /**
+     * One call's stop state: the first of timeout and cancellation wins; stopping cancels the running
+     * statement on the server and, if the server has not answered within a grace period, aborts the
+     * connection so the call returns.
+     */
+    private final class Call {
+        private final AtomicReference<Failures.Stop> stop = new AtomicReference<>(Failures.Stop.NONE);
+        private volatile Connection connection;
+        private volatile Statement statement;
+        private volatile boolean finished;
+
+        void attach(Connection c) throws SQLException {
+            connection = c;
+            check();
+        }
+
+        void running(Statement s) {
+            statement = s;
+        }
+
+        Failures.Stop stopped() {
+            return stop.get();
+        }
+
+        /** Throws when the call has been stopped, so that no further statement starts. */
+        void check() throws SQLException {
+            if (stop.get() != Failures.Stop.NONE) {
+                throw new SQLException("the call was stopped", "57014");
+            }
+        }
+
+        void stop(Failures.Stop why) {
+            if (finished || !stop.compareAndSet(Failures.Stop.NONE, why)) {
+                return;
+            }
+            Statement s = statement;
+            if (s != null) {
+                try {
+                    s.cancel(); // a CancelRequest to the server: the query stops there, not only here
+                } catch (SQLException | RuntimeException e) {
+                    // the abort below still ends the call
+                }
+            }
+            try {
+                timers.schedule(this::abort, ABORT_GRACE_MS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                abort();
+            }
+        }
+
+        private void abort() {
+            Connection c = connection;
+            if (!finished && c != null) {
+                try {
+                    c.abort(Runnable::run);
+                } catch (SQLException | RuntimeException e) {
+                    // nothing more to do: the socket is gone or going
+                }
+            }
+        }
+
+        void finish() {
+            finished = true;
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package dev.postern.executor.sql;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.postern.policy.AuthorizedSqlStatement;
+import dev.postern.policy.Decision;
+import dev.postern.policy.PolicyEngine;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.SqlQueryAction;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.outcome.SqlRowsOutcome;
+import dev.postern.policy.outcome.SqlValue;
+import dev.postern.policy.port.Cancellation;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The SQL executor against a real PostgreSQL: injection as data, read-only transactions, timeouts, cancellation, caps, types. */
+class SqlActionExecutorTest {
+    private static final String PASSWORD = "agent-password-7f3a";
+    private static TestDatabase db;
+    private SqlActionExecutor executor;
+
+    @BeforeAll
+    static void startDatabase() throws SQLException {
+        db = TestDatabase.start();
+        db.setPassword(PASSWORD);
+    }
+
+    @AfterAll
+    static void stopDatabase() throws SQLException {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    @BeforeEach
+    void newExecutor() {
+        executor = new SqlActionExecutor(new InMemoryCredentials().put("pw", PASSWORD));
+    }
+
+    @AfterEach
+    void closeExecutor() {
+        executor.close();
+    }
+
+    private static ParamSpec text(int maxLength) {
+        return new ParamSpec.StringParam(Optional.empty(), Optional.empty(), maxLength);
+    }
+
+    private static SqlDatabase database(Duration timeout, int maxRows, long maxBytes, SqlStatementSpec... statements) {
+        return db.database("shop", timeout, maxRows, maxBytes, "pw", List.of(statements));
+    }
+
+    private static Decision decide(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+        return new PolicyEngine(Policy.of(database))
+                .decide(new SqlQueryAction(database.name(), statement, args));
+    }
+
+    private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+        Decision d = decide(database, statement, args);
+        return (AuthorizedSqlStatement) assertInstanceOf(Decision.Permit.class, d, d::toString).permit();
+    }
+
+    private Outcome run(AuthorizedSqlStatement permit) {
+        return executor.execute(permit, new Cancellation());
+    }
+
+    private static SqlRowsOutcome rows(Outcome outcome) {
+        return assertInstanceOf(SqlRowsOutcome.class, outcome, outcome::toString);
+    }
+
+    private static ExecutionFailure failure(Outcome outcome, FailureCode code) {
+        ExecutionFailure f = assertInstanceOf(ExecutionFailure.class, outcome, outcome::toString);
+        assertEquals(code, f.code(), f.message());
+        return f;
+    }
+
+    // ------------------------------------------------------------------ injection arrives as data
+
+    static final List<String> CORPUS = List.of(
+            "1; DROP TABLE t",
+            "'; COMMIT; DROP TABLE t; --",
+            "'); DROP TABLE t; --",
+            "\"; DROP TABLE t; --",
+            "\\'; DROP TABLE t; --",
+            "E'\\''; DROP TABLE t; --",
+            "$$; DROP TABLE t; $$",
+            "$q$ '; DROP TABLE t; $q$",
+            "*/ DROP TABLE t; /*",
+            "-- DROP TABLE t",
+            "?; DROP TABLE t",
+            "$1; DROP TABLE t",
+            ":s::text; DROP TABLE t",
+            "a\\b\\\\c\\",
+            "'''' \"\"\"\" `` ´´ ‘’ “”",
+            "\u202e😀 ünïcödé 中文 \uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67 '; DROP TABLE t; --",
+            "x".repeat(60_000) + "'; DROP TABLE t; --");
+
+    @Test
+    void injectionArgumentsArriveAsDataAndTheServerRunsOnlyThePreparedStatement() throws SQLException {
+        SqlDatabase shop = database(Duration.ofSeconds(10), 10, 1 << 20,
+                new SqlStatementSpec("echo", "SELECT CAST(:s AS text) AS v, note FROM t WHERE note = :s OR id = 1", Map.of("s", text(65536))),
+                new SqlStatementSpec("by-id", "SELECT note FROM t WHERE id = CAST(:s AS int)", Map.of("s", text(65536))));
+        int mark = db.logMark();
+        for (String payload : CORPUS) {
+            SqlRowsOutcome out = rows(run(permit(shop, "echo", Map.of("s", new SqlArgument.Text(payload)))));
+            assertEquals(1, out.rowCount(), payload);
+            assertEquals(new SqlValue.Text(payload), out.rows().get(0).get(0), "the value comes back exactly as sent");
+            ExecutionFailure f = failure(run(permit(shop, "by-id", Map.of("s", new SqlArgument.Text(payload)))),
+                    FailureCode.QUERY_FAILED);
+            assertTrue(f.message().startsWith("SQLSTATE 22P02: "), f.message());
+        }
+        assertEquals(3, db.count("SELECT count(*) FROM t"), "table t is intact");
+        assertEquals(0, db.count("SELECT count(*) FROM t WHERE note NOT LIKE 'row %'"));
+        List<String> logged = db.statementsSince(mark);
+        assertFalse(logged.isEmpty(), "log_statement=all must have logged the calls");
+        for (String line : logged) {
+            String statement = line.strip();
+            assertTrue(statement.equals("BEGIN READ ONLY")
+                            || statement.equals("SELECT CAST($1 AS text) AS v, note FROM t WHERE note = $2 OR id = 1")
+                            || statement.equals("SELECT note FROM t WHERE id = CAST($1 AS int)")
+                            || statement.equals("ROLLBACK")
+                            || statement.startsWith("SET extra_float_digits") || statement.startsWith("SET application_name"),
+                    () -> "the server ran a statement that is not the operator's: " + statement);
+        }
+    }
+
+    @Test
+    void aNulInTextIsDeniedBeforeAnythingRuns() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
+                new SqlStatementSpec("echo", "SELECT CAST(:s AS text) AS v", Map.of("s", text(100))));
+        Decision d = decide(shop, "echo", Map.of("s", new SqlArgument.Text("a\0'; DROP TABLE t; --")));
+        assertEquals("sql.args.nul", assertInstanceOf(Decision.Deny.class, d).rule());
+    }
+
+    // ------------------------------------------------------------------ read-only means read-only
+
+    @Test
+    void aReadOnlyStatementCallingAFunctionThatWritesIsStoppedByTheReadOnlyTransaction() throws SQLException {
+        SqlStatementSpec readOnly = new SqlStatementSpec("peek", "SELECT sneaky_write(:w) AS written", Map.of("w", text(50)));
+        SqlStatementSpec writer = new SqlStatementSpec("write", "SELECT sneaky_write(:w) AS written", Map.of("w", text(50)), false, false);
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, readOnly, writer);
+        long before = db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'");
+
+        ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new SqlArgument.Text("ro-probe")))),
+                FailureCode.QUERY_FAILED);
+        assertTrue(f.message().startsWith("SQLSTATE 25006: "), f.message());
+        assertEquals(before, db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'"));
+
+        // The same function in a statement the operator marked as writing does write: the probe can fail.
+        rows(run(permit(shop, "write", Map.of("w", new SqlArgument.Text("ro-probe")))));
+        assertEquals(before + 1, db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'"));
+    }
+
+    @Test
+    void aWriteStatementCommitsAndReportsTheRowsItChanged() throws SQLException {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("rename",
+                "UPDATE t SET note = :note WHERE id = :id", Map.of("note", text(50), "id", new ParamSpec.IntegerParam(1, 3)), false, false));
+        SqlRowsOutcome out = rows(run(permit(shop, "rename", Map.of("note", new SqlArgument.Text("row 2"), "id", new SqlArgument.Whole(2)))));
+        assertEquals(1, out.rowCount());
+        assertTrue(out.columns().isEmpty());
+        assertEquals(1, db.count("SELECT count(*) FROM t WHERE id = 2 AND note = 'row 2'"));
+    }
+
+    // ------------------------------------------------------------------ timeouts and cancellation end the backend's work
+
+    private static final String SLEEPING = "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+            + " AND state = 'active' AND query LIKE '%/* nap%'";
+
+    @Test
+    void aQueryPastItsTimeoutFailsWithTimeoutAndLeavesNoBackendRunning() throws Exception {
+        SqlDatabase shop = database(Duration.ofMillis(700), 10, 4096,
+                new SqlStatementSpec("nap", "/* nap-timeout */ SELECT pg_sleep(30)", Map.of()));
+        failure(run(permit(shop, "nap", Map.of())), FailureCode.TIMEOUT);
+        assertEquals(0, db.awaitCount(SLEEPING, 0, Duration.ofSeconds(3)), "a pg_sleep is still running on the server");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0,
+                Duration.ofSeconds(3)), "the timed-out connection must be dropped, not pooled");
+    }
+
+    @Test
+    void aQueryCancelledMidRunIsCancelledOnTheServer() throws Exception {
+        SqlDatabase shop = database(Duration.ofSeconds(30), 10, 4096,
+                new SqlStatementSpec("nap", "/* nap-cancel */ SELECT pg_sleep(30)", Map.of()));
+        Cancellation cancellation = new Cancellation();
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> executor.execute(permit(shop, "nap", Map.of()), cancellation));
+        assertEquals(1, db.awaitCount(SLEEPING, 1, Duration.ofSeconds(10)), "the query never started");
+
+        cancellation.cancel();
+
+        failure(running.get(10, TimeUnit.SECONDS), FailureCode.CANCELLED);
+        assertEquals(0, db.awaitCount(SLEEPING, 0, Duration.ofSeconds(3)), "a pg_sleep is still running on the server");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0,
+                Duration.ofSeconds(3)));
+    }
+
+    // ------------------------------------------------------------------ caps hold without buffering
+
+    @Test
+    void theRowCapCutsAMillionRowTable() {
+        SqlDatabase shop = database(Duration.ofSeconds(10), 100, 1 << 20,
+                new SqlStatementSpec("all", "SELECT id, hash FROM big ORDER BY id", Map.of()));
+        SqlRowsOutcome out = rows(run(permit(shop, "all", Map.of())));
+        assertEquals(100, out.rows().size());
+        assertEquals(100, out.rowCount());
+        assertTrue(out.truncated());
+        assertEquals(new SqlValue.Whole(1), out.rows().get(0).get(0));
+        assertEquals(new SqlValue.Whole(100), out.rows().get(99).get(0));
+        assertEquals(List.of(new SqlRowsOutcome.Column("id", "int4"), new SqlRowsOutcome.Column("hash", "text")), out.columns());
+    }
+
+    @Test
+    void theByteCapCutsAMillionRowTableBeforeTheRowThatWouldPassIt() {
+        long cap = 10_000;
+        SqlDatabase shop = database(Duration.ofSeconds(10), 1_000_000, cap,
+                new SqlStatementSpec("all", "SELECT id, hash FROM big", Map.of()));
+        SqlRowsOutcome out = rows(run(permit(shop, "all", Map.of())));
+        assertTrue(out.truncated());
+        long rendered = 0;
+        for (List<SqlValue> row : out.rows()) {
+            for (SqlValue v : row) {
+                rendered += v.text().getBytes(StandardCharsets.UTF_8).length + Rows.PER_VALUE;
+            }
+        }
+        assertTrue(rendered <= cap, rendered + " bytes over the cap");
+        // a row counts at most 47 bytes (a 7-digit id, a 32-digit hash, 4 per value) and the header 30:
+        // a cut that leaves more room than that stopped early
+        assertTrue(rendered > cap - 47 - 30, rendered + " bytes: the cut came too early");
+    }
+
+    @Test
+    void anEndlessResultIsCutAtTheCapsSoNothingIsReadAhead() {
+        // A recursive query with no end: an executor that read the whole result first would never return.
+        SqlDatabase shop = database(Duration.ofSeconds(20), 1000, 1 << 20, new SqlStatementSpec("endless",
+                "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r", Map.of()));
+        SqlRowsOutcome out = rows(run(permit(shop, "endless", Map.of())));
+        assertEquals(1000, out.rows().size());
+        assertTrue(out.truncated());
+        assertEquals(new SqlValue.Whole(1000), out.rows().get(999).get(0));
+    }
+
+    // ------------------------------------------------------------------ values keep their types
+
+    @Test
+    void valuesComeBackTypedAndExact() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 1 << 20, new SqlStatementSpec("types",
+                "SELECT 1::int2 AS a, 9223372036854775807::int8 AS b, 123456789012345678901234567890.123456789::numeric AS c,"
+                        + " 'NaN'::numeric AS d, 1.5::float8 AS e, true AS f, '\\x00ff'::bytea AS g, DATE '2024-02-29' AS h,"
+                        + " TIME '12:34:56' AS i, TIMESTAMP '2024-02-29 12:34:56.789' AS j,"
+                        + " TIMESTAMPTZ '2024-02-29 12:34:56+02' AS k, NULL::text AS l, '{\"a\": 1}'::jsonb AS m,"
+                        + " 'infinity'::timestamp AS n", Map.of()));
+        SqlRowsOutcome out = rows(run(permit(shop, "types", Map.of())));
+        List<SqlValue> row = out.rows().get(0);
+        assertEquals(List.of("int2", "int8", "numeric", "numeric", "float8", "bool", "bytea", "date", "time", "timestamp",
+                "timestamptz", "text", "jsonb", "timestamp"), out.columns().stream().map(SqlRowsOutcome.Column::type).toList());
+        assertEquals(new SqlValue.Whole(1), row.get(0));
+        assertEquals(new SqlValue.Whole(Long.MAX_VALUE), row.get(1));
+        assertEquals(new SqlValue.Decimal(new BigDecimal("123456789012345678901234567890.123456789")), row.get(2));
+        assertEquals(new SqlValue.Text("NaN"), row.get(3));
+        assertEquals(new SqlValue.Float(1.5), row.get(4));
+        assertEquals(new SqlValue.Bool(true), row.get(5));
+        assertArrayEquals(new byte[] {0, (byte) 0xff}, ((SqlValue.Bytes) row.get(6)).value());
+        assertEquals(new SqlValue.Temporal(LocalDate.of(2024, 2, 29)), row.get(7));
+        assertEquals(new SqlValue.Temporal(LocalTime.of(12, 34, 56)), row.get(8));
+        assertEquals(new SqlValue.Temporal(LocalDateTime.of(2024, 2, 29, 12, 34, 56, 789_000_000)), row.get(9));
+        assertEquals(OffsetDateTime.of(2024, 2, 29, 10, 34, 56, 0, ZoneOffset.UTC).toInstant(),
+                ((OffsetDateTime) ((SqlValue.Temporal) row.get(10)).value()).toInstant());
+        assertEquals(new SqlValue.Null(), row.get(11));
+        assertEquals(new SqlValue.Text("{\"a\": 1}"), row.get(12));
+        assertEquals(new SqlValue.Text("infinity"), row.get(13));
+    }
+
+    @Test
+    void argumentsAreBoundWithTheirDeclaredTypes() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("typed",
+                "SELECT pg_typeof(:i)::text AS ti, pg_typeof(:n)::text AS tn, pg_typeof(:b)::text AS tb, pg_typeof(:s)::text AS ts,"
+                        + " :n * 1 AS n",
+                Map.of("i", new ParamSpec.IntegerParam(Long.MIN_VALUE, Long.MAX_VALUE),
+                        "n", new ParamSpec.NumberParam(Optional.empty(), Optional.empty()),
+                        "b", new ParamSpec.BooleanParam(), "s", text(10))));
+        SqlRowsOutcome out = rows(run(permit(shop, "typed", Map.of("i", new SqlArgument.Whole(7),
+                "n", new SqlArgument.Decimal(new BigDecimal("0.10000000000000000000001")), "b", new SqlArgument.Bool(false),
+                "s", new SqlArgument.Text("x")))));
+        assertEquals(List.of(new SqlValue.Text("bigint"), new SqlValue.Text("numeric"), new SqlValue.Text("boolean"),
+                new SqlValue.Text("character varying"), new SqlValue.Decimal(new BigDecimal("0.10000000000000000000001"))),
+                out.rows().get(0));
+    }
+
+    @Test
+    void operatorSqlWithQuestionMarksCastsQuotesAndCommentsRunsAsWritten() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("odd",
+                "/* ; ? :no */ SELECT '{\"a\": 1}'::jsonb ? :k AS has, :k::text || ':x; ?' AS k, $q$:no;$q$ AS d -- ;?\n;",
+                Map.of("k", text(10))));
+        SqlRowsOutcome out = rows(run(permit(shop, "odd", Map.of("k", new SqlArgument.Text("a")))));
+        assertEquals(List.of(new SqlValue.Bool(true), new SqlValue.Text("a:x; ?"), new SqlValue.Text(":no;")), out.rows().get(0));
+    }
+
+    // ------------------------------------------------------------------ nothing is dialed that may not be
+
+    @Test
+    void noConnectionOpensBeforeTheFirstCallNorForARefusedAddress() throws Exception {
+        SqlDatabase privateRefused = new SqlDatabase("shop", db.pg.host(), db.pg.port(), TestDatabase.DB, TestDatabase.ROLE,
+                new dev.postern.policy.model.CredentialRef("pw"), SqlDatabase.Tls.disabled(), false, Duration.ofSeconds(5),
+                10, 4096, List.of(new SqlStatementSpec("one", "SELECT 1", Map.of())));
+        int mark = db.logMark();
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0,
+                Duration.ofSeconds(3)), "a new executor has opened a connection");
+
+        ExecutionFailure f = failure(run(permit(privateRefused, "one", Map.of())), FailureCode.ADDRESS_REFUSED);
+
+        assertTrue(f.message().contains("127.0.0.0/8"), f.message());
+        assertEquals(0, db.backendsOfRole());
+        assertEquals(List.of(), db.statementsSince(mark));
+    }
+
+    @Test
+    void aFailureMessageNeverCarriesThePassword() {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
+                new SqlStatementSpec("leak", "SELECT CAST(:s AS int)", Map.of("s", text(100))));
+        ExecutionFailure f = failure(run(permit(shop, "leak", Map.of("s", new SqlArgument.Text(PASSWORD)))), FailureCode.QUERY_FAILED);
+        assertFalse(f.message().contains(PASSWORD), f.message());
+        assertTrue(f.message().contains("****"), f.message());
+    }
+
+    // ------------------------------------------------------------------ pooled connections
+
+    @Test
+    void aPooledConnectionTheServerDroppedIsReplacedAndTheCallRunsOnce() throws Exception {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
+                new SqlStatementSpec("note", "SELECT note FROM t WHERE id = :id", Map.of("id", new ParamSpec.IntegerParam(1, 3))),
+                new SqlStatementSpec("log", "INSERT INTO audit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
+        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        assertEquals(1, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent' AND state = 'idle'", 1,
+                Duration.ofSeconds(3)), "one idle pooled connection");
+        db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
+
+        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+        assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), out.rows());
+
+        // The same for a write: it commits exactly once.
+        db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
+        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text("retried-once"))))).rowCount());
+        assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = 'retried-once'"));
+    }
+
+    @Test
+    void theTimeoutHoldsOnAPooledConnectionEvenAfterACommittedStatementChangedIt() throws Exception {
+        SqlDatabase shop = database(Duration.ofMillis(1500), 10, 4096,
+                new SqlStatementSpec("loosen", "SELECT set_config('statement_timeout', '0', false) AS s", Map.of(), false, false),
+                new SqlStatementSpec("show", "SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l,"
+                        + " current_setting('idle_in_transaction_session_timeout') AS i", Map.of()));
+        rows(run(permit(shop, "loosen", Map.of())));
+        assertEquals(1, db.backendsOfRole(), "the connection went back to the pool");
+
+        SqlRowsOutcome out = rows(run(permit(shop, "show", Map.of())));
+
+        assertEquals(List.of(new SqlValue.Text("1500ms"), new SqlValue.Text("1500ms"), new SqlValue.Text("1500ms")), out.rows().get(0),
+                "every call runs under the database's timeout");
+        assertEquals(1, db.backendsOfRole(), "on the same pooled connection");
+    }
+
+}

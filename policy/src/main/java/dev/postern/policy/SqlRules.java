@@ -1,0 +1,181 @@
+package dev.postern.policy;
+
+import dev.postern.policy.Decision.Deny;
+import dev.postern.policy.Decision.Permit;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.SqlQueryAction;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.model.SqlText;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The SQL rules of DESIGN §4: a configured database, one of its configured statements, and exactly
+ * the statement's params, each of its declared type (an integer param takes only a whole number, a
+ * number param a whole or decimal one) and valid against its spec. The values are put in the order
+ * of the statement's placeholders, typed as declared, ready to bind.
+ */
+final class SqlRules implements Rules<SqlQueryAction> {
+    /** Digits a decimal argument may carry; PostgreSQL's numeric holds more, an agent needs fewer. */
+    static final int MAX_DECIMAL_DIGITS = 1000;
+
+    private final Policy policy;
+
+    SqlRules(Policy policy) {
+        this.policy = policy;
+    }
+
+    @Override
+    public Class<SqlQueryAction> actionType() {
+        return SqlQueryAction.class;
+    }
+
+    @Override
+    public Decision decide(SqlQueryAction request) {
+        Optional<SqlDatabase> database = policy.allowances(SqlDatabase.class).stream()
+                .filter(d -> d.name().equals(request.database())).findFirst();
+        if (database.isEmpty()) {
+            return new Deny("sql.database", "no database named \"" + HttpRules.printable(request.database()) + "\" is configured");
+        }
+        Optional<SqlStatementSpec> spec = database.get().statement(request.statement());
+        if (spec.isEmpty()) {
+            return new Deny("sql.statement", "database " + request.database() + " has no statement named \""
+                    + HttpRules.printable(request.statement()) + '"');
+        }
+        Map<String, ParamSpec> params = spec.get().params();
+        TreeSet<String> unknown = new TreeSet<>(request.args().keySet());
+        unknown.removeAll(params.keySet());
+        if (!unknown.isEmpty()) {
+            return new Deny("sql.args.unknown", "statement " + request.statement() + " takes no argument "
+                    + HttpRules.printable(unknown.toString()));
+        }
+        TreeSet<String> missing = new TreeSet<>(params.keySet());
+        missing.removeAll(request.args().keySet());
+        if (!missing.isEmpty()) {
+            return new Deny("sql.args.missing", "statement " + request.statement() + " needs argument " + missing);
+        }
+        Map<String, SqlArgument> typed = new TreeMap<>();
+        for (var e : new TreeMap<>(params).entrySet()) {
+            Object checked = check(e.getKey(), e.getValue(), request.args().get(e.getKey()));
+            if (checked instanceof Deny deny) {
+                return deny;
+            }
+            typed.put(e.getKey(), (SqlArgument) checked);
+        }
+        SqlText text = spec.get().text();
+        List<SqlArgument> bound = new ArrayList<>();
+        for (String placeholder : text.placeholders()) {
+            bound.add(typed.get(placeholder));
+        }
+        String rule = "sql.statement:" + database.get().name() + "." + spec.get().name();
+        SqlDatabase on = database.get();
+        SqlStatementSpec statement = spec.get();
+        if (statement.confirm()) {
+            List<ShownAction.Field> fields = new ArrayList<>(List.of(
+                    new ShownAction.Field("database", on.name()),
+                    new ShownAction.Field("statement", statement.name()),
+                    new ShownAction.Field("sql", statement.sql())));
+            typed.forEach((name, value) -> fields.add(new ShownAction.Field("value " + name, shown(value))));
+            return new Decision.ApprovalRequired(new PendingApproval(request, rule,
+                    "statement " + statement.name() + " on " + on.name() + " needs a human's approval",
+                    new ShownAction("sql_query", fields),
+                    () -> new AuthorizedSqlStatement(request, on, statement, text.jdbcSql(), bound, rule)));
+        }
+        return new Permit(new AuthorizedSqlStatement(request, on, statement, text.jdbcSql(), bound, rule));
+    }
+
+    /** A value as a human approves it: text as a JSON string (quoted, escaped), numbers exact, booleans as words. */
+    private static String shown(SqlArgument value) {
+        if (value instanceof SqlArgument.Text t) {
+            StringBuilder b = new StringBuilder("\"");
+            t.value().codePoints().forEach(c -> {
+                if (c == '"' || c == '\\') {
+                    b.append('\\').appendCodePoint(c);
+                } else if (c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c == 0x2028 || c == 0x2029) {
+                    b.append(String.format("\\u%04x", c));
+                } else {
+                    b.appendCodePoint(c);
+                }
+            });
+            return b.append('"').toString();
+        }
+        if (value instanceof SqlArgument.Whole w) {
+            return Long.toString(w.value());
+        }
+        if (value instanceof SqlArgument.Decimal d) {
+            return d.value().toPlainString();
+        }
+        return Boolean.toString(((SqlArgument.Bool) value).value());
+    }
+
+    /** The value to bind, typed as {@code spec} declares, or the denial. */
+    private static Object check(String name, ParamSpec spec, SqlArgument value) {
+        if (spec instanceof ParamSpec.IntegerParam p) {
+            if (value instanceof SqlArgument.Decimal d && d.value().stripTrailingZeros().scale() <= 0
+                    && (d.value().compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.value().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0)) {
+                // A whole number past 64 bits is out of any integer param's range, not of the wrong type.
+                return new Deny("sql.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
+            }
+            if (!(value instanceof SqlArgument.Whole w)) {
+                return new Deny("sql.args.type", "argument " + name + " must be an integer");
+            }
+            if (w.value() < p.minimum() || w.value() > p.maximum()) {
+                return new Deny("sql.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
+            }
+            return w;
+        }
+        if (spec instanceof ParamSpec.NumberParam p) {
+            BigDecimal number;
+            if (value instanceof SqlArgument.Whole w) {
+                number = BigDecimal.valueOf(w.value());
+            } else if (value instanceof SqlArgument.Decimal d) {
+                number = d.value();
+            } else {
+                return new Deny("sql.args.type", "argument " + name + " must be a number");
+            }
+            if (number.precision() > MAX_DECIMAL_DIGITS || Math.abs((long) number.scale()) > MAX_DECIMAL_DIGITS) {
+                return new Deny("sql.args.range", "argument " + name + " has more than " + MAX_DECIMAL_DIGITS + " digits");
+            }
+            if (p.minimum().isPresent() && number.compareTo(p.minimum().get()) < 0
+                    || p.maximum().isPresent() && number.compareTo(p.maximum().get()) > 0) {
+                return new Deny("sql.args.range", "argument " + name + " must be in "
+                        + p.minimum().map(BigDecimal::toPlainString).orElse("") + ".."
+                        + p.maximum().map(BigDecimal::toPlainString).orElse(""));
+            }
+            return new SqlArgument.Decimal(number);
+        }
+        if (spec instanceof ParamSpec.BooleanParam) {
+            if (!(value instanceof SqlArgument.Bool b)) {
+                return new Deny("sql.args.type", "argument " + name + " must be a boolean");
+            }
+            return b;
+        }
+        ParamSpec.StringParam p = (ParamSpec.StringParam) spec;
+        if (!(value instanceof SqlArgument.Text t)) {
+            return new Deny("sql.args.type", "argument " + name + " must be a string");
+        }
+        String s = t.value();
+        if (s.codePointCount(0, s.length()) > p.maxLength()) {
+            return new Deny("sql.args.length", "argument " + name + " is longer than " + p.maxLength());
+        }
+        if (s.indexOf('\0') >= 0) {
+            // PostgreSQL's text cannot hold NUL; refusing here is clearer than the server's encoding error.
+            return new Deny("sql.args.nul", "argument " + name + " must not contain NUL");
+        }
+        if (p.allowed().isPresent() && !p.allowed().get().contains(s)) {
+            return new Deny("sql.args.enum", "argument " + name + " must be one of " + p.allowed().get());
+        }
+        if (p.pattern().isPresent() && !p.pattern().get().matcher(s).matches()) {
+            return new Deny("sql.args.pattern", "argument " + name + " must match " + p.pattern().get().pattern());
+        }
+        return t;
+    }
+}

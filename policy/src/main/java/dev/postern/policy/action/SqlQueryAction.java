@@ -1,0 +1,17 @@
+package dev.postern.policy.action;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A request to run one statement the operator wrote, on one configured database, with values for
+ * the statement's placeholders. There is no SQL here, by design: the text comes from the policy file.
+ */
+public record SqlQueryAction(String database, String statement, Map<String, SqlArgument> args) implements Action {
+
+    public SqlQueryAction {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(statement, "statement");
+        args = Map.copyOf(Objects.requireNonNull(args, "args"));
+    }
+}

@@ -1,0 +1,400 @@
+package dev.postern.protocol.tools;
+
+import static dev.postern.protocol.tools.ToolCatalog.JSON;
+import static dev.postern.protocol.tools.ToolCatalog.MAX_ENTRIES;
+import static dev.postern.protocol.tools.ToolCatalog.annotations;
+import static dev.postern.protocol.tools.ToolCatalog.objectSchema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.AuthorizedSqlStatement;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.SqlQueryAction;
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.outcome.SqlRowsOutcome;
+import dev.postern.policy.outcome.SqlValue;
+import dev.postern.transport.Sha256;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code sql_query}: one statement the operator wrote, on one configured database, with typed values
+ * for its placeholders; presented once for every surface. The agent never sends SQL. Numbers are
+ * bound from their exact decimal text, never through a double; result numbers a double cannot carry
+ * exactly go out as strings. Stateless.
+ */
+public final class SqlQueryKind implements EffectKind<SqlQueryAction, AuthorizedSqlStatement, SqlRowsOutcome> {
+    public static final String TOOL = "sql_query";
+    /** The longest string argument the schema lets through; a param's own maxLength is checked by the policy. */
+    static final int MAX_ARGUMENT = 65536;
+    /** Integers from -2^53 to 2^53 survive any JSON reader's double; beyond, a whole number goes out as a string. */
+    private static final long EXACT_IN_A_DOUBLE = 1L << 53;
+
+    @Override
+    public String toolName() {
+        return TOOL;
+    }
+
+    @Override
+    public Class<SqlQueryAction> actionType() {
+        return SqlQueryAction.class;
+    }
+
+    @Override
+    public Class<AuthorizedSqlStatement> permitType() {
+        return AuthorizedSqlStatement.class;
+    }
+
+    @Override
+    public Class<SqlRowsOutcome> outcomeType() {
+        return SqlRowsOutcome.class;
+    }
+
+    @Override
+    public Class<? extends Allowance> allowanceType() {
+        return SqlDatabase.class;
+    }
+
+    @Override
+    public String allowancesNoun() {
+        return "SQL databases";
+    }
+
+    @Override
+    public String allowancesSummary() {
+        return "SQL databases with their statements, argument rules and read-only flags";
+    }
+
+    @Override
+    public String targetsField() {
+        return "sql";
+    }
+
+    @Override
+    public Tool tool(Policy policy) {
+        List<SqlDatabase> databases = policy.allowances(SqlDatabase.class);
+        ObjectNode in = objectSchema();
+        ObjectNode p = in.putObject("properties");
+        ArrayNode names = p.putObject("database").put("type", "string").put("description", "A configured database").putArray("enum");
+        TreeSet<String> statements = new TreeSet<>();
+        boolean allReadOnly = true;
+        StringBuilder help = new StringBuilder("Run one statement the operator configured, on one configured database, with"
+                + " typed values for its :placeholders (bound as parameters; no SQL is accepted). Statements: ");
+        for (SqlDatabase d : databases) {
+            names.add(d.name());
+            for (SqlStatementSpec s : d.statements()) {
+                statements.add(s.name());
+                allReadOnly &= s.readOnly();
+                help.append(d.name()).append('/').append(s.name()).append(s.readOnly() ? "" : " (writes)");
+                if (!s.params().isEmpty()) {
+                    help.append(" args ").append(new TreeSet<>(s.params().keySet()));
+                }
+                help.append("; ");
+            }
+        }
+        ArrayNode statementEnum = p.putObject("statement").put("type", "string")
+                .put("description", "A statement configured for that database").putArray("enum");
+        statements.forEach(statementEnum::add);
+        ObjectNode argValue = JSON.objectNode();
+        argValue.putArray("type").add("string").add("number").add("boolean");
+        argValue.put("maxLength", MAX_ARGUMENT);
+        p.putObject("args").put("type", "object").put("maxProperties", MAX_ENTRIES)
+                .put("description", "Values for the statement's :placeholders, by name")
+                .<ObjectNode>set("propertyNames", JSON.objectNode().put("maxLength", 64))
+                .set("additionalProperties", argValue);
+        in.putArray("required").add("database").add("statement");
+
+        ObjectNode out = objectSchema();
+        ObjectNode o = out.putObject("properties");
+        o.putObject("database").put("type", "string");
+        o.putObject("statement").put("type", "string");
+        ObjectNode column = o.putObject("columns").put("type", "array").putObject("items");
+        column.put("type", "object").put("additionalProperties", false);
+        ObjectNode columnProperties = column.putObject("properties");
+        columnProperties.putObject("name").put("type", "string");
+        columnProperties.putObject("type").put("type", "string");
+        column.putArray("required").add("name").add("type");
+        ObjectNode value = o.putObject("rows").put("type", "array").putObject("items").put("type", "array").putObject("items");
+        value.putArray("type").add("string").add("number").add("boolean").add("null");
+        o.putObject("rowCount").put("type", "integer").put("minimum", 0);
+        o.putObject("truncated").put("type", "boolean");
+        out.putArray("required").add("database").add("statement").add("columns").add("rows").add("rowCount").add("truncated");
+        if (policy.allowances(SqlDatabase.class).stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm)) {
+            help.append(ToolCatalog.WAITS_FOR_A_HUMAN);
+        }
+        return new Tool(TOOL, "SQL statement", help.toString().trim(), in, out,
+                annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
+    }
+
+    /**
+     * Each argument as the agent typed it: a string is text, an integral number within 64 bits a whole
+     * number, any other number the exact decimal it was written as, a boolean a truth value.
+     */
+    static Binding bind(JsonNode args) {
+        Map<String, SqlArgument> values = new LinkedHashMap<>();
+        JsonNode a = args.get("args");
+        if (a != null) {
+            Iterator<Map.Entry<String, JsonNode>> it = a.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode v = e.getValue();
+                String pointer = "/args/" + e.getKey().replace("~", "~0").replace("/", "~1");
+                if (v.isTextual()) {
+                    values.put(e.getKey(), new SqlArgument.Text(v.textValue()));
+                } else if (v.isBoolean()) {
+                    values.put(e.getKey(), new SqlArgument.Bool(v.booleanValue()));
+                } else if (v.isIntegralNumber() && v.canConvertToLong()) {
+                    values.put(e.getKey(), new SqlArgument.Whole(v.longValue()));
+                } else if (v.isIntegralNumber() || v.isBigDecimal()) {
+                    values.put(e.getKey(), new SqlArgument.Decimal(v.decimalValue()));
+                } else {
+                    // A binary double would have rounded the number the agent wrote: refuse it rather than bind it.
+                    return new Binding.Invalid(pointer, "must be a string, a number read exactly, or a boolean");
+                }
+            }
+        }
+        return new Binding.ToAction(new SqlQueryAction(args.get("database").textValue(), args.get("statement").textValue(), values));
+    }
+
+    /** Databases by name with their statements (SQL, params, read-only flag); no host, user or credential. */
+    @Override
+    public ArrayNode describeForAgent(Policy policy) {
+        ArrayNode sql = JSON.arrayNode();
+        for (SqlDatabase d : policy.allowances(SqlDatabase.class)) {
+            ObjectNode n = sql.addObject();
+            n.put("name", d.name());
+            n.put("maxRows", d.maxRows());
+            d.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            ArrayNode statements = n.putArray("statements");
+            for (SqlStatementSpec s : d.statements()) {
+                ObjectNode sn = statements.addObject();
+                sn.put("name", s.name());
+                sn.put("sql", s.sql());
+                sn.put("readOnly", s.readOnly());
+                sn.put("confirm", s.confirm());
+                ObjectNode params = sn.putObject("params");
+                new TreeMap<>(s.params()).forEach((name, spec) -> params.set(name, describe(spec)));
+            }
+        }
+        return sql;
+    }
+
+    private static ObjectNode describe(ParamSpec spec) {
+        ObjectNode n = JSON.objectNode();
+        if (spec instanceof ParamSpec.IntegerParam i) {
+            n.put("type", "integer").put("minimum", i.minimum()).put("maximum", i.maximum());
+        } else if (spec instanceof ParamSpec.NumberParam d) {
+            n.put("type", "number");
+            d.minimum().ifPresent(m -> n.put("minimum", m));
+            d.maximum().ifPresent(m -> n.put("maximum", m));
+        } else if (spec instanceof ParamSpec.BooleanParam) {
+            n.put("type", "boolean");
+        } else {
+            ParamSpec.StringParam s = (ParamSpec.StringParam) spec;
+            n.put("type", "string").put("maxLength", s.maxLength());
+            s.pattern().ifPresent(p -> n.put("pattern", p.pattern()));
+            s.allowed().ifPresent(values -> values.forEach(n.putArray("enum")::add));
+        }
+        return n;
+    }
+
+    @Override
+    public String describeForOperator(Policy policy) {
+        StringBuilder b = new StringBuilder();
+        for (SqlDatabase d : policy.allowances(SqlDatabase.class)) {
+            b.append("sql database ").append(d.name()).append(": ").append(where(d)).append(" (").append(tls(d))
+                    .append("; private addresses ").append(d.allowPrivateAddresses() ? "allowed" : "refused")
+                    .append("; timeout ").append(d.timeout().toMillis()).append(" ms, at most ").append(d.maxRows())
+                    .append(" rows and ").append(d.maxResponseBytes()).append(" bytes)");
+            d.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            b.append('\n');
+            for (SqlStatementSpec s : d.statements()) {
+                b.append("  statement ").append(s.name()).append(s.readOnly() ? " (read-only" : " (read-write")
+                        .append(s.confirm() ? ", only with a human's approval): " : "): ").append(s.sql()).append('\n');
+                new TreeMap<>(s.params()).forEach((name, spec) -> b.append("    ").append(name).append(": ")
+                        .append(operatorText(spec)).append('\n'));
+            }
+        }
+        return b.toString();
+    }
+
+    private static String where(SqlDatabase d) {
+        String host = d.host().contains(":") && !d.host().startsWith("[") ? '[' + d.host() + ']' : d.host();
+        return d.user() + '@' + host + ':' + d.port() + '/' + d.database();
+    }
+
+    private static String tls(SqlDatabase d) {
+        if (d.tls().mode() == SqlDatabase.TlsMode.DISABLE) {
+            return "TLS off (loopback only)";
+        }
+        return "TLS verify-full, " + d.tls().caFile().map(f -> "CA " + f).orElse("the JVM's trust store");
+    }
+
+    private static String operatorText(ParamSpec spec) {
+        if (spec instanceof ParamSpec.IntegerParam i) {
+            return "integer " + (i.minimum() == Long.MIN_VALUE ? "" : Long.toString(i.minimum())) + ".."
+                    + (i.maximum() == Long.MAX_VALUE ? "" : Long.toString(i.maximum()));
+        }
+        if (spec instanceof ParamSpec.NumberParam d) {
+            return "number " + d.minimum().map(BigDecimal::toPlainString).orElse("") + ".."
+                    + d.maximum().map(BigDecimal::toPlainString).orElse("");
+        }
+        if (spec instanceof ParamSpec.BooleanParam) {
+            return "boolean";
+        }
+        ParamSpec.StringParam s = (ParamSpec.StringParam) spec;
+        return "string" + s.allowed().map(values -> " enum " + values).orElse("")
+                + s.pattern().map(p -> " pattern " + p.pattern()).orElse("") + " maxLength " + s.maxLength();
+    }
+
+    @Override
+    public ObjectNode render(SqlRowsOutcome r) {
+        ObjectNode n = JSON.objectNode();
+        n.put("database", r.database());
+        n.put("statement", r.statement());
+        ArrayNode columns = n.putArray("columns");
+        for (SqlRowsOutcome.Column c : r.columns()) {
+            columns.addObject().put("name", c.name()).put("type", c.type());
+        }
+        ArrayNode rows = n.putArray("rows");
+        for (List<SqlValue> row : r.rows()) {
+            ArrayNode values = rows.addArray();
+            row.forEach(v -> values.add(json(v)));
+        }
+        n.put("rowCount", r.rowCount());
+        n.put("truncated", r.truncated());
+        return n;
+    }
+
+    /**
+     * One value as JSON: numbers as numbers when any JSON reader's double gets them back exactly, else
+     * as their exact text; NaN and infinities as text; bytes as base64; dates and times ISO-8601.
+     */
+    static JsonNode json(SqlValue v) {
+        if (v instanceof SqlValue.Null) {
+            return JSON.nullNode();
+        }
+        if (v instanceof SqlValue.Whole w) {
+            return Math.abs(w.value()) <= EXACT_IN_A_DOUBLE && w.value() != Long.MIN_VALUE
+                    ? JSON.numberNode(w.value()) : JSON.textNode(w.text());
+        }
+        if (v instanceof SqlValue.Decimal d) {
+            return survivesADouble(d.value()) ? DecimalNode.valueOf(d.value()) : JSON.textNode(d.text());
+        }
+        if (v instanceof SqlValue.Float f) {
+            return Double.isFinite(f.value()) ? JSON.numberNode(f.value()) : JSON.textNode(f.text());
+        }
+        if (v instanceof SqlValue.Bool b) {
+            return JSON.booleanNode(b.value());
+        }
+        return JSON.textNode(v.text()); // Text, Bytes (base64), Temporal (ISO-8601)
+    }
+
+    /** Whether reading the decimal into a double and printing that double gives back the same number. */
+    private static boolean survivesADouble(BigDecimal value) {
+        double d = value.doubleValue();
+        return Double.isFinite(d) && new BigDecimal(Double.toString(d)).compareTo(value) == 0;
+    }
+
+    @Override
+    public String explain(AuthorizedSqlStatement s) {
+        SqlDatabase d = s.database();
+        SqlStatementSpec spec = s.statement();
+        StringJoiner values = new StringJoiner(", ");
+        new TreeMap<>(s.action().args()).forEach((name, value) -> values.add(name + " = " + shown(value, spec.params().get(name))));
+        return "would run on " + d.name() + " (" + where(d) + ", password from credential " + d.password().name() + ", " + tls(d)
+                + "): statement " + spec.name() + ", " + (spec.readOnly() ? "read-only (in a read-only transaction)" : "read-write (committed)")
+                + "\n  " + spec.sql()
+                + (values.length() == 0 ? "\n  with no values" : "\n  with " + values + " (bound as parameters)")
+                + "\n  limits: timeout " + d.timeout().toMillis() + " ms, at most " + d.maxRows() + " rows and "
+                + d.maxResponseBytes() + " bytes of values";
+    }
+
+    /** A value as it will be bound: text quoted, a number param's value as the exact decimal. */
+    private static String shown(SqlArgument value, ParamSpec spec) {
+        if (value instanceof SqlArgument.Text t) {
+            return JSON.textNode(t.value()).toString();
+        }
+        if (value instanceof SqlArgument.Whole w) {
+            return spec instanceof ParamSpec.NumberParam ? Long.toString(w.value()) + " (numeric)" : Long.toString(w.value());
+        }
+        if (value instanceof SqlArgument.Decimal d) {
+            return d.value().toPlainString();
+        }
+        return Boolean.toString(((SqlArgument.Bool) value).value());
+    }
+
+    /**
+     * The database, the statement's name and SQL, and each bound value by param name (a decimal as its
+     * exact text); with {@code redactArguments}, only a digest of the values. Never the host, user or credential.
+     */
+    @Override
+    public void journalIntent(AuthorizedSqlStatement s, ObjectNode row, boolean redactArguments) {
+        SqlStatementSpec spec = s.statement();
+        row.put("target", s.database().name());
+        row.put("statement", spec.name());
+        row.put("sql", spec.sql());
+        String values = rendered(s.action().args(), spec);
+        if (redactArguments) {
+            row.put("preview", spec.name());
+            row.put("argumentsSha256", Sha256.of(values.getBytes(StandardCharsets.UTF_8)));
+        } else {
+            ObjectNode bound = row.putObject("values");
+            new TreeMap<>(s.action().args()).forEach((name, value) -> bound.set(name, journaled(value)));
+            row.put("preview", spec.name() + values);
+        }
+    }
+
+    @Override
+    public void journalDenial(SqlQueryAction a, ObjectNode row, boolean redactArguments) {
+        row.put("target", a.database());
+        String values = rendered(a.args(), null);
+        if (redactArguments) {
+            row.put("refused", a.statement());
+            row.put("argumentsSha256", Sha256.of(values.getBytes(StandardCharsets.UTF_8)));
+        } else {
+            row.put("refused", a.statement() + values);
+        }
+    }
+
+    /** A value in an intent row: text as a string, a whole number as a number, a decimal as its exact text, a boolean. */
+    private static JsonNode journaled(SqlArgument value) {
+        if (value instanceof SqlArgument.Text t) {
+            return JSON.textNode(t.value());
+        }
+        if (value instanceof SqlArgument.Whole w) {
+            return JSON.numberNode(w.value());
+        }
+        if (value instanceof SqlArgument.Decimal d) {
+            return JSON.textNode(d.value().toPlainString());
+        }
+        return JSON.booleanNode(((SqlArgument.Bool) value).value());
+    }
+
+    /** The values by name, sorted, each as {@code " name=value"} (text quoted). */
+    private static String rendered(Map<String, SqlArgument> args, SqlStatementSpec spec) {
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(args).forEach((name, value) -> b.append(' ').append(name).append('=')
+                .append(shown(value, spec == null ? null : spec.params().get(name))));
+        return b.toString();
+    }
+
+    @Override
+    public void journalOutcome(SqlRowsOutcome r, ObjectNode row) {
+        row.put("rowCount", r.rowCount());
+        row.put("truncated", r.truncated());
+    }
+}
