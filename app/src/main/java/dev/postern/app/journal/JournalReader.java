@@ -46,8 +46,16 @@ public final class JournalReader implements AutoCloseable {
         }
     }
 
+    private final Runnable beforeOpen;
+
     JournalReader(JournalFiles files) {
+        this(files, () -> { });
+    }
+
+    /** A reader that runs {@code beforeOpen} after it chose a file and before it opens it (a test's rotation). */
+    JournalReader(JournalFiles files, Runnable beforeOpen) {
         this.files = Objects.requireNonNull(files, "files");
+        this.beforeOpen = Objects.requireNonNull(beforeOpen, "beforeOpen");
     }
 
     /** A reader of the decisions journal in {@code directory}. */
@@ -117,9 +125,51 @@ public final class JournalReader implements AutoCloseable {
         return all;
     }
 
-    /** Opens the file that holds {@code nextSeq}: the last whose first row is at or before it. False when there is none yet. */
+    /**
+     * Opens the file that holds {@code nextSeq}: the last whose first row is at or before it. False when
+     * there is none yet. A gateway may rotate the journal between the listing and the open, so the file
+     * opened is checked to be the one chosen (its key before and after the open) and, once rows were read,
+     * not to start after {@code nextSeq} while the chain grew meanwhile; either way it lists again.
+     */
     private boolean locate() throws IOException {
-        List<Path> chain = files.chain();
+        for (int attempt = 0; attempt < 8; attempt++) {
+            List<Path> chain = files.chain();
+            Path chosen = choose(chain);
+            if (chosen == null) {
+                return false;
+            }
+            Object before = key(chosen);
+            beforeOpen.run();
+            FileChannel opened;
+            try {
+                opened = FileChannel.open(chosen, StandardOpenOption.READ);
+            } catch (NoSuchFileException e) {
+                continue;
+            }
+            Object after = key(chosen);
+            if (before == null || !before.equals(after)) {
+                opened.close();
+                continue;
+            }
+            if (nextSeq > 1) {
+                Optional<Long> first = firstSeq(opened);
+                if (first.isPresent() && first.get() > nextSeq && !files.chain().equals(chain)) {
+                    // The listing was stale: the rows from nextSeq were rotated into a file it did not show.
+                    opened.close();
+                    continue;
+                }
+            }
+            channel = opened;
+            channelKey = after;
+            channelName = chosen.getFileName().toString();
+            offset = 0;
+            return true;
+        }
+        return false;
+    }
+
+    /** The file of {@code chain} that holds {@code nextSeq}, skipping the one finished; null when there is none. */
+    private Path choose(List<Path> chain) throws IOException {
         Path chosen = null;
         int chosenAt = -1;
         for (int i = 0; i < chain.size(); i++) {
@@ -141,22 +191,7 @@ public final class JournalReader implements AutoCloseable {
             chosen = chain.isEmpty() || finishedKey != null && finishedKey.equals(key(chain.get(chain.size() - 1)))
                     ? null : chain.get(chain.size() - 1);
         }
-        if (chosen == null) {
-            return false;
-        }
-        try {
-            channel = FileChannel.open(chosen, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            return false;
-        }
-        channelKey = key(chosen);
-        if (channelKey == null) {
-            closeChannel();
-            return false;
-        }
-        channelName = chosen.getFileName().toString();
-        offset = 0;
-        return true;
+        return chosen;
     }
 
     private void readAvailable(List<Entry> out, int max, long untilSeq) throws IOException {
@@ -221,6 +256,15 @@ public final class JournalReader implements AutoCloseable {
     /** The seq of a file's first whole row, if it has one. */
     private static Optional<Long> firstSeq(Path file) throws IOException {
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            return firstSeq(in);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The seq of the first whole row read through {@code in}, if it has one. */
+    private static Optional<Long> firstSeq(FileChannel in) throws IOException {
+        try {
             ByteArrayOutputStream first = new ByteArrayOutputStream();
             ByteBuffer buf = ByteBuffer.allocate(8192);
             long pos = 0;
@@ -239,8 +283,6 @@ public final class JournalReader implements AutoCloseable {
                 }
                 pos += n;
             }
-            return Optional.empty();
-        } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) {

@@ -76,4 +76,43 @@ class JournalReaderTest {
             assertEquals(List.of(3L), seqs(reader.readAll(Long.MAX_VALUE)));
         }
     }
+
+    private static void write(Path file, long from, long to) throws Exception {
+        StringBuilder rows = new StringBuilder();
+        for (long s = from; s <= to; s++) {
+            rows.append("{\"seq\":").append(s).append(",\"kind\":\"note\"}\n");
+        }
+        Files.writeString(file, rows, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    @Test
+    void aRotationBetweenChoosingTheNextFileAndOpeningItSkipsNoRows() throws Exception {
+        Path active = dir.resolve("actions.jsonl");
+        write(active, 1, 3);
+        int[] rotations = {0};
+        // On the reader's second look for a file: rotates the active file once more just after the reader
+        // chose it and before it opens it, as a gateway holding the lock may do at any moment.
+        Runnable rotateOnce = () -> {
+            if (rotations[0]++ == 1) {
+                try {
+                    Files.move(active, dir.resolve("actions.000002.jsonl"));
+                    write(active, 8, 9);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        try (JournalReader reader = new JournalReader(new JournalFiles(dir, "actions"), rotateOnce)) {
+            assertEquals(List.of(1L, 2L, 3L), seqs(reader.poll(100, Long.MAX_VALUE)));
+            write(active, 4, 5);
+            Files.move(active, dir.resolve("actions.000001.jsonl"));
+            write(active, 6, 7);
+            List<Long> got = new java.util.ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                got.addAll(seqs(reader.poll(100, Long.MAX_VALUE)));
+            }
+            assertTrue(rotations[0] >= 2, "the rotation happened while the reader located the next file");
+            assertEquals(LongStream.rangeClosed(4, 9).boxed().toList(), got, "rows 6 and 7, rotated away under the reader, are read too");
+        }
+    }
 }
