@@ -44,7 +44,8 @@ final class TrustHostCommand implements Command {
                 "with one taken on the host itself (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub) before",
                 "pinning it. When the host already has a pinned fingerprint, says whether it matches.",
                 "The host needs no knownHosts or hostKeyFingerprint yet: trust-host is how you get one.",
-                "stdout carries only the fingerprint and the known_hosts line; the explanation goes to stderr.",
+                "stdout carries only \"# FINGERPRINT\" and the known_hosts line, both valid in a known_hosts",
+                "file (append them with >>); the explanation goes to stderr.",
                 "",
                 "Exit status 0 when a key was read (and matches any pin), 6 when the host could not be",
                 "reached or the key differs from the pin, 4 when the config does not load, 1 on a usage",
@@ -107,8 +108,9 @@ final class TrustHostCommand implements Command {
         PrintStream out = io.report();
         PrintStream err = io.stderr();
         err.println("postern trust-host: host " + host.name() + " offered a " + key.type() + " key");
-        out.println("fingerprint: " + key.fingerprint());
-        out.println("known_hosts line: " + key.knownHostsLine());
+        // Both lines are valid in a known_hosts file (the first is a comment), so `>> known_hosts` pins it.
+        out.println("# " + key.fingerprint());
+        out.println(key.knownHostsLine());
         ExitStatus status = ExitStatus.OK;
         if (host.pinned().isPresent()) {
             String pinned = unpadded(host.pinned().get());

@@ -52,9 +52,9 @@ class TrustHostCommandTest {
         CliRun run = CliRun.of("trust-host", "--config", config.toString(), "web");
 
         assertEquals(ExitStatus.OK, run.exit, run.toString());
-        assertTrue(run.out().contains("fingerprint: " + server.hostKeyFingerprint() + "\n"), run.out());
-        assertTrue(run.out().contains("known_hosts line: " + server.knownHostsLine() + "\n"), run.out());
-        assertEquals("fingerprint: " + server.hostKeyFingerprint() + "\nknown_hosts line: " + server.knownHostsLine() + "\n",
+        assertTrue(run.out().contains("# " + server.hostKeyFingerprint() + "\n"), run.out());
+        assertTrue(run.out().contains(server.knownHostsLine() + "\n"), run.out());
+        assertEquals("# " + server.hostKeyFingerprint() + "\n" + server.knownHostsLine() + "\n",
                 run.out(), "stdout carries only the result");
         assertTrue(run.err().contains("Nothing was trusted"), run.err());
         assertEquals(0, server.authCount(), "trust-host must never log in");
@@ -79,7 +79,7 @@ class TrustHostCommandTest {
         CliRun run = CliRun.of("trust-host", "--config", config.toString(), "web");
         assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
         assertTrue(run.err().contains("WARNING: this differs from the fingerprint the config pins (" + other + ")"), run.err());
-        assertTrue(run.out().contains("fingerprint: " + server.hostKeyFingerprint()), run.out());
+        assertTrue(run.out().contains("# " + server.hostKeyFingerprint()), run.out());
         assertEquals(0, server.authCount());
     }
 
@@ -90,7 +90,7 @@ class TrustHostCommandTest {
         CliRun run = CliRun.of("trust-host", "--config=" + config, "web");
 
         assertEquals(ExitStatus.OK, run.exit, run.toString());
-        assertEquals("fingerprint: " + server.hostKeyFingerprint() + "\nknown_hosts line: " + server.knownHostsLine() + "\n",
+        assertEquals("# " + server.hostKeyFingerprint() + "\n" + server.knownHostsLine() + "\n",
                 run.out());
         assertTrue(run.err().contains("\"hostKeyFingerprint\": \"" + server.hostKeyFingerprint() + "\""), run.err());
         assertEquals(0, server.authCount());
