@@ -16,7 +16,6 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.core5.ssl.SSLContexts;
@@ -138,8 +137,6 @@ class HttpActionExecutorTlsTest {
     private static final class RawTlsServer implements AutoCloseable {
         private final RawHttpServer server;
         private final boolean closeAfter;
-        private final Semaphore closed = new Semaphore(0);
-        private int closedSeen;
 
         RawTlsServer(Path keystore, boolean closeAfter) throws Exception {
             SSLContext context = SSLContexts.custom().loadKeyMaterial(keystore, PASSWORD, PASSWORD).build();
@@ -156,14 +153,9 @@ class HttpActionExecutorTlsTest {
             return server.connections();
         }
 
+        /** Waits until the server has closed {@code count} connections in all. */
         void awaitClosed(int count) throws InterruptedException {
-            int more = count - closedSeen;
-            if (more > 0) {
-                if (!closed.tryAcquire(more, 10, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the server did not close connection " + count);
-                }
-                closedSeen = count;
-            }
+            server.awaitClosed(count);
         }
 
         private void serve(Socket s) {
@@ -177,8 +169,6 @@ class HttpActionExecutorTlsTest {
                 }
             } catch (IOException e) {
                 // The client went away.
-            } finally {
-                closed.release();
             }
         }
 

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,6 +27,9 @@ final class RawHttpServer implements AutoCloseable {
     private final Handler handler;
     private final String name;
     private final AtomicInteger connections = new AtomicInteger();
+    /** Released once per connection when its handler has returned (the handler closes the socket). */
+    private final Semaphore closed = new Semaphore(0);
+    private int closedSeen;
 
     RawHttpServer(ServerSocket unbound, InetAddress loopback, String name, Handler handler) throws IOException {
         this.socket = unbound;
@@ -45,12 +50,31 @@ final class RawHttpServer implements AutoCloseable {
         return connections.get();
     }
 
+    /** Waits until {@code count} connections in all have been served and closed; call from the test thread only. */
+    void awaitClosed(int count) throws InterruptedException {
+        int more = count - closedSeen;
+        if (more > 0) {
+            if (!closed.tryAcquire(more, 10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the server did not close connection " + count);
+            }
+            closedSeen = count;
+        }
+    }
+
+    private void serveThenCount(Socket s) {
+        try {
+            handler.serve(s);
+        } finally {
+            closed.release();
+        }
+    }
+
     private void acceptLoop() {
         while (!socket.isClosed()) {
             try {
                 Socket s = socket.accept();
                 connections.incrementAndGet();
-                Thread t = new Thread(() -> handler.serve(s), name + "-connection");
+                Thread t = new Thread(() -> serveThenCount(s), name + "-connection");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {
