@@ -13,7 +13,6 @@ import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.tools.ToolResults;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
@@ -113,26 +112,6 @@ final class ApprovalLiveSession implements AutoCloseable {
             exit.get(WAIT.toSeconds() * 3, TimeUnit.SECONDS);
         } finally {
             journal.close();
-        }
-    }
-
-    /** Collects whole lines as the frame writer writes them. */
-    private static final class LineSink extends OutputStream {
-        private final BlockingQueue<String> lines;
-        private final ByteArrayOutputStream current = new ByteArrayOutputStream();
-
-        LineSink(BlockingQueue<String> lines) {
-            this.lines = lines;
-        }
-
-        @Override
-        public synchronized void write(int b) {
-            if (b == '\n') {
-                lines.add(current.toString(StandardCharsets.UTF_8));
-                current.reset();
-            } else {
-                current.write(b);
-            }
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.postern.policy.model.Policy;
 import dev.postern.policy.port.ActionExecutor;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
@@ -115,32 +114,5 @@ final class LiveSession implements AutoCloseable {
 
     static String cancel(int id) {
         return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + id + "}}\n";
-    }
-
-    /** Collects whole lines written by the FrameWriter. */
-    private static final class LineSink extends OutputStream {
-        private final BlockingQueue<String> lines;
-        private final ByteArrayOutputStream current = new ByteArrayOutputStream();
-
-        LineSink(BlockingQueue<String> lines) {
-            this.lines = lines;
-        }
-
-        @Override
-        public synchronized void write(int b) {
-            if (b == '\n') {
-                lines.add(current.toString(StandardCharsets.UTF_8));
-                current.reset();
-            } else {
-                current.write(b);
-            }
-        }
-
-        @Override
-        public synchronized void write(byte[] b, int off, int len) {
-            for (int i = off; i < off + len; i++) {
-                write(b[i]);
-            }
-        }
     }
 }

@@ -22,7 +22,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -235,29 +233,24 @@ class HttpActionExecutorKeepAliveTest {
      * {@code /x/chunked-smuggle} answers "hello" chunked with the second response after its last chunk.
      */
     private static final class RawServer implements AutoCloseable {
-        private final ServerSocket socket;
-        private final AtomicInteger connections = new AtomicInteger();
+        private final RawHttpServer server;
         /** Counted down once a late-smuggle connection has written its late bytes. */
         private final CountDownLatch lateBytesSent = new CountDownLatch(1);
 
         RawServer() {
             try {
-                socket = new ServerSocket();
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                server = new RawHttpServer(new ServerSocket(), InetAddress.getLoopbackAddress(), "raw-http", this::serve);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            Thread t = new Thread(this::acceptLoop, "raw-http-server");
-            t.setDaemon(true);
-            t.start();
         }
 
         int port() {
-            return socket.getLocalPort();
+            return server.port();
         }
 
         int connections() {
-            return connections.get();
+            return server.connections();
         }
 
         void awaitLateBytes() throws InterruptedException {
@@ -266,28 +259,14 @@ class HttpActionExecutorKeepAliveTest {
             }
         }
 
-        private void acceptLoop() {
-            while (!socket.isClosed()) {
-                try {
-                    Socket s = socket.accept();
-                    connections.incrementAndGet();
-                    Thread t = new Thread(() -> serve(s), "raw-http-connection");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
         private void serve(Socket s) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 while (true) {
-                    String head = readHead(in);
+                    String head = RawHttpServer.readHead(in);
                     if (head == null) {
                         return;
                     }
-                    String path = head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
+                    String path = RawHttpServer.path(head);
                     String target = path.substring(1, 2);
                     String answer;
                     if (path.endsWith("/late-smuggle")) {
@@ -348,25 +327,9 @@ class HttpActionExecutorKeepAliveTest {
             }
         }
 
-        /** The request head up to its blank line (requests here have no body), or null at end of stream. */
-        private static String readHead(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int state = 0;
-            while (state < 4) {
-                int b = in.read();
-                if (b < 0) {
-                    return null;
-                }
-                head.write(b);
-                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1
-                        : b == '\r' ? 1 : 0;
-            }
-            return head.toString(StandardCharsets.US_ASCII);
-        }
-
         @Override
         public void close() throws IOException {
-            socket.close();
+            server.close();
         }
     }
 }

@@ -14,12 +14,10 @@ import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Cancellation;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +99,7 @@ class HttpActionExecutorOversizeTest {
 
             assertEquals(CAP, next.body().length);
             assertEquals(2, server.requests.get());
-            assertEquals(2, server.connections.get(), "the refused response's connection must not serve the next call");
+            assertEquals(2, server.connections(), "the refused response's connection must not serve the next call");
         }
     }
 
@@ -115,7 +113,7 @@ class HttpActionExecutorOversizeTest {
             response(executor.execute(Permits.get(target, "/exact"), NEVER));
 
             assertEquals(2, server.requests.get());
-            assertEquals(1, server.connections.get());
+            assertEquals(1, server.connections());
         }
     }
 
@@ -124,43 +122,28 @@ class HttpActionExecutorOversizeTest {
      * answers {@value #CAP} bytes with a Content-Length, anything else 64 KiB chunked. Only GET without a body.
      */
     private static final class KeepAliveServer implements AutoCloseable {
-        final AtomicInteger connections = new AtomicInteger();
         final AtomicInteger requests = new AtomicInteger();
-        private final ServerSocket socket;
-        private final Thread acceptor;
+        private final RawHttpServer server;
 
         KeepAliveServer() throws IOException {
-            socket = new ServerSocket();
-            socket.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0));
-            acceptor = new Thread(this::accept, "keep-alive-server");
-            acceptor.setDaemon(true);
-            acceptor.start();
+            server = new RawHttpServer(new ServerSocket(), InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), "keep-alive",
+                    this::serve);
         }
 
         String baseUrl() {
-            return "http://127.0.0.1:" + socket.getLocalPort();
+            return "http://127.0.0.1:" + server.port();
         }
 
-        private void accept() {
-            while (!socket.isClosed()) {
-                try {
-                    Socket s = socket.accept();
-                    connections.incrementAndGet();
-                    Thread t = new Thread(() -> serve(s), "keep-alive-connection");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+        int connections() {
+            return server.connections();
         }
 
         private void serve(Socket s) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 String head;
-                while ((head = readHead(in)) != null) {
+                while ((head = RawHttpServer.readHead(in)) != null) {
                     requests.incrementAndGet();
-                    String path = head.split(" ", 3)[1];
+                    String path = RawHttpServer.path(head);
                     if (path.equals("/exact")) {
                         byte[] body = new byte[CAP];
                         Arrays.fill(body, (byte) 'e');
@@ -184,24 +167,9 @@ class HttpActionExecutorOversizeTest {
             }
         }
 
-        /** The request head up to the blank line, or null at end of stream. */
-        private static String readHead(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int matched = 0;
-            int b;
-            while ((b = in.read()) >= 0) {
-                head.write(b);
-                matched = (b == "\r\n\r\n".charAt(matched)) ? matched + 1 : (b == '\r' ? 1 : 0);
-                if (matched == 4) {
-                    return head.toString(StandardCharsets.US_ASCII);
-                }
-            }
-            return null;
-        }
-
         @Override
         public void close() throws IOException {
-            socket.close();
+            server.close();
         }
     }
 }

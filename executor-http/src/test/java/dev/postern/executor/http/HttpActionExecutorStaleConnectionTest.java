@@ -17,12 +17,10 @@ import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Cancellation;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -158,31 +156,24 @@ class HttpActionExecutorStaleConnectionTest {
      * answers "fine", writes stray bytes 100 ms later and closes.
      */
     private static final class ClosingServer implements AutoCloseable {
-        private final ServerSocket socket;
-        private final AtomicInteger connections = new AtomicInteger();
+        private final RawHttpServer server;
         private final AtomicInteger requests = new AtomicInteger();
-        private final Semaphore closed = new Semaphore(0);
         private final Semaphore requestSeen = new Semaphore(0);
-        private int closedSeen;
 
         ClosingServer() {
             try {
-                socket = new ServerSocket();
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                server = new RawHttpServer(new ServerSocket(), InetAddress.getLoopbackAddress(), "closing-http", this::serve);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            Thread t = new Thread(this::acceptLoop, "closing-http-server");
-            t.setDaemon(true);
-            t.start();
         }
 
         int port() {
-            return socket.getLocalPort();
+            return server.port();
         }
 
         int connections() {
-            return connections.get();
+            return server.connections();
         }
 
         int requests() {
@@ -198,39 +189,19 @@ class HttpActionExecutorStaleConnectionTest {
 
         /** Waits until the server has closed {@code count} connections in all. */
         void awaitClosed(int count) throws InterruptedException {
-            int more = count - closedSeen;
-            if (more > 0) {
-                if (!closed.tryAcquire(more, 10, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the server did not close connection " + count);
-                }
-                closedSeen = count;
-            }
-        }
-
-        private void acceptLoop() {
-            while (!socket.isClosed()) {
-                try {
-                    Socket s = socket.accept();
-                    connections.incrementAndGet();
-                    Thread t = new Thread(() -> serve(s), "closing-http-connection");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+            server.awaitClosed(count);
         }
 
         private void serve(Socket s) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
                 while (true) {
-                    String head = readHead(in);
+                    String head = RawHttpServer.readHead(in);
                     if (head == null) {
                         return;
                     }
                     requests.incrementAndGet();
                     requestSeen.release();
-                    String path = head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
+                    String path = RawHttpServer.path(head);
                     if (path.endsWith("/drop")) {
                         return;
                     }
@@ -254,30 +225,12 @@ class HttpActionExecutorStaleConnectionTest {
                 // The client went away.
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } finally {
-                closed.release();
             }
-        }
-
-        /** The request head up to its blank line (requests here have no body), or null at end of stream. */
-        private static String readHead(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int state = 0;
-            while (state < 4) {
-                int b = in.read();
-                if (b < 0) {
-                    return null;
-                }
-                head.write(b);
-                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1
-                        : b == '\r' ? 1 : 0;
-            }
-            return head.toString(StandardCharsets.US_ASCII);
         }
 
         @Override
         public void close() throws IOException {
-            socket.close();
+            server.close();
         }
     }
 }

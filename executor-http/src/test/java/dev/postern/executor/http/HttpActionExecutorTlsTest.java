@@ -9,19 +9,14 @@ import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Cancellation;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.core5.ssl.SSLContexts;
 import org.junit.jupiter.api.AfterEach;
@@ -120,7 +115,7 @@ class HttpActionExecutorTlsTest {
                 assertArrayEquals("fine".getBytes(StandardCharsets.US_ASCII), r.body());
                 raw.awaitClosed(i);
             }
-            assertEquals(5, raw.connections.get(), "each call opened its own connection");
+            assertEquals(5, raw.connections(), "each call opened its own connection");
         }
     }
 
@@ -131,7 +126,7 @@ class HttpActionExecutorTlsTest {
                 HttpResponseOutcome r = assertInstanceOf(HttpResponseOutcome.class, call(executor, raw.baseUrl()));
                 assertArrayEquals("fine".getBytes(StandardCharsets.US_ASCII), r.body());
             }
-            assertEquals(1, raw.connections.get(), "the stale check does not drop a live TLS connection");
+            assertEquals(1, raw.connections(), "the stale check does not drop a live TLS connection");
         }
     }
 
@@ -140,53 +135,32 @@ class HttpActionExecutorTlsTest {
      * {@code Connection: close}, then either closes the connection (close_notify, then FIN) or keeps it.
      */
     private static final class RawTlsServer implements AutoCloseable {
-        private final ServerSocket socket;
+        private final RawHttpServer server;
         private final boolean closeAfter;
-        final AtomicInteger connections = new AtomicInteger();
-        private final Semaphore closed = new Semaphore(0);
-        private int closedSeen;
 
         RawTlsServer(Path keystore, boolean closeAfter) throws Exception {
             SSLContext context = SSLContexts.custom().loadKeyMaterial(keystore, PASSWORD, PASSWORD).build();
-            this.socket = context.getServerSocketFactory().createServerSocket();
-            this.socket.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0));
             this.closeAfter = closeAfter;
-            Thread t = new Thread(this::acceptLoop, "raw-tls-server");
-            t.setDaemon(true);
-            t.start();
+            this.server = new RawHttpServer(context.getServerSocketFactory().createServerSocket(),
+                    InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), "raw-tls", this::serve);
         }
 
         String baseUrl() {
-            return "https://127.0.0.1:" + socket.getLocalPort();
+            return "https://127.0.0.1:" + server.port();
         }
 
+        int connections() {
+            return server.connections();
+        }
+
+        /** Waits until the server has closed {@code count} connections in all. */
         void awaitClosed(int count) throws InterruptedException {
-            int more = count - closedSeen;
-            if (more > 0) {
-                if (!closed.tryAcquire(more, 10, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the server did not close connection " + count);
-                }
-                closedSeen = count;
-            }
-        }
-
-        private void acceptLoop() {
-            while (!socket.isClosed()) {
-                try {
-                    Socket s = socket.accept();
-                    connections.incrementAndGet();
-                    Thread t = new Thread(() -> serve(s), "raw-tls-connection");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+            server.awaitClosed(count);
         }
 
         private void serve(Socket s) {
             try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
-                while (readHead(in)) {
+                while (RawHttpServer.readHead(in) != null) {
                     out.write("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfine".getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                     if (closeAfter) {
@@ -195,30 +169,12 @@ class HttpActionExecutorTlsTest {
                 }
             } catch (IOException e) {
                 // The client went away.
-            } finally {
-                closed.release();
             }
-        }
-
-        /** Reads a request head (requests here have no body); false at end of stream. */
-        private static boolean readHead(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int state = 0;
-            while (state < 4) {
-                int b = in.read();
-                if (b < 0) {
-                    return false;
-                }
-                head.write(b);
-                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1
-                        : b == '\r' ? 1 : 0;
-            }
-            return true;
         }
 
         @Override
         public void close() throws IOException {
-            socket.close();
+            server.close();
         }
     }
 }

@@ -185,30 +185,10 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
                 sn.put("sql", s.sql());
                 sn.put("readOnly", s.readOnly());
                 sn.put("confirm", s.confirm());
-                ObjectNode params = sn.putObject("params");
-                new TreeMap<>(s.params()).forEach((name, spec) -> params.set(name, describe(spec)));
+                sn.set("params", ParamSchema.of(s.params()));
             }
         }
         return sql;
-    }
-
-    private static ObjectNode describe(ParamSpec spec) {
-        ObjectNode n = JSON.objectNode();
-        if (spec instanceof ParamSpec.IntegerParam i) {
-            n.put("type", "integer").put("minimum", i.minimum()).put("maximum", i.maximum());
-        } else if (spec instanceof ParamSpec.NumberParam d) {
-            n.put("type", "number");
-            d.minimum().ifPresent(m -> n.put("minimum", m));
-            d.maximum().ifPresent(m -> n.put("maximum", m));
-        } else if (spec instanceof ParamSpec.BooleanParam) {
-            n.put("type", "boolean");
-        } else {
-            ParamSpec.StringParam s = (ParamSpec.StringParam) spec;
-            n.put("type", "string").put("maxLength", s.maxLength());
-            s.pattern().ifPresent(p -> n.put("pattern", p.pattern()));
-            s.allowed().ifPresent(values -> values.forEach(n.putArray("enum")::add));
-        }
-        return n;
     }
 
     @Override

@@ -12,7 +12,6 @@ import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.action.SshArgument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.Allowance;
-import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -155,24 +154,10 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
                 cn.put("name", c.name());
                 c.argv().forEach(cn.putArray("argv")::add);
                 cn.put("confirm", c.confirm());
-                ObjectNode params = cn.putObject("params");
-                new TreeMap<>(c.params()).forEach((name, spec) -> params.set(name, describe(spec)));
+                cn.set("params", ParamSchema.of(c.params()));
             }
         }
         return ssh;
-    }
-
-    private static ObjectNode describe(ParamSpec spec) {
-        ObjectNode n = JSON.objectNode();
-        if (spec instanceof ParamSpec.IntegerParam i) {
-            n.put("type", "integer").put("minimum", i.minimum()).put("maximum", i.maximum());
-        } else {
-            ParamSpec.StringParam s = (ParamSpec.StringParam) spec;
-            n.put("type", "string").put("maxLength", s.maxLength());
-            s.pattern().ifPresent(p -> n.put("pattern", p.pattern()));
-            s.allowed().ifPresent(values -> values.forEach(n.putArray("enum")::add));
-        }
-        return n;
     }
 
     @Override
