@@ -1,5 +1,6 @@
 package dev.postern.executor.sql;
 
+import dev.postern.fixtures.InMemoryCredentials;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package dev.postern.executor.ssh;
 
+import dev.postern.fixtures.InMemoryCredentials;
 import static dev.postern.executor.ssh.SshOutcomes.assertFailure;
 import static dev.postern.executor.ssh.SshOutcomes.exited;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,5 +1,6 @@
 package dev.postern.executor.ssh;
 
+import dev.postern.fixtures.InMemoryCredentials;
 import static dev.postern.executor.ssh.SshOutcomes.assertFailure;
 import static dev.postern.executor.ssh.SshOutcomes.eventually;
 import static dev.postern.executor.ssh.SshOutcomes.exited;
