@@ -65,7 +65,7 @@ final class CheckConfigCommand implements Command {
         }
         return ConfigArgument.load(file, io).map(config -> {
             io.report().println(describe(config));
-            if (o.has("--deep") && DeepReport.print(config, o.has("--connect"), io.report())) {
+            if (o.has("--deep") && DeepReport.print(config, Gateway.kindChecks(), o.has("--connect"), io.report())) {
                 return ExitStatus.CHECK_FAILED;
             }
             return ExitStatus.OK;
