@@ -3,6 +3,7 @@ package dev.postern.app;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.check.HttpTargetCheck;
 import dev.postern.app.check.KindCheck;
+import dev.postern.app.check.SqlDatabaseCheck;
 import dev.postern.app.check.SshHostCheck;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
@@ -21,7 +22,6 @@ import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.model.CredentialRef;
-import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
@@ -72,7 +72,7 @@ public final class Gateway {
             // As many SSH sessions per host as calls can run at once; more could never be used.
             Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight()),
                     new SshHostCheck()),
-            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials), KindCheck.none(SqlDatabase.class)));
+            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());

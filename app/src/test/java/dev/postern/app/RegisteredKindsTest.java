@@ -76,7 +76,7 @@ class RegisteredKindsTest {
     }
 
     /** The kinds registered with {@code KindCheck.none}: each is a kind without deep checks, on purpose. */
-    private static final Set<String> KINDS_WITHOUT_DEEP_CHECKS = Set.of("sql_query");
+    private static final Set<String> KINDS_WITHOUT_DEEP_CHECKS = Set.of();
 
     @Test
     void everyRegisteredKindNamesDeepChecksOfItsOwnAllowancesOrDeclaresItHasNone() {
