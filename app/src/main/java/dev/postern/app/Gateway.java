@@ -1,6 +1,10 @@
 package dev.postern.app;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.check.HttpTargetCheck;
+import dev.postern.app.check.KindCheck;
+import dev.postern.app.check.SqlDatabaseCheck;
+import dev.postern.app.check.SshHostCheck;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
@@ -57,16 +61,18 @@ import java.util.function.Supplier;
 public final class Gateway {
 
     /**
-     * The registration point: one line per kind of effect, its protocol description and how its executor
-     * is built (on the kind's first permit, so a session that never calls SSH never starts an SSH client).
-     * Everything that presents or routes kinds (tools, results, journal, explain, check-config) reads this list.
+     * The registration point: one line per kind of effect, its protocol description, how its executor
+     * is built (on the kind's first permit, so a session that never calls SSH never starts an SSH client)
+     * and its deep checks. Everything that presents, routes or checks kinds (tools, results, journal,
+     * explain, check-config) reads this list.
      */
-    @RegistrationPoint("one line: the kind and its executor factory")
+    @RegistrationPoint("one line: the kind, its executor factory and its deep checks")
     static final List<Registration<?>> KINDS = List.of(
-            Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials)),
+            Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
             // As many SSH sessions per host as calls can run at once; more could never be used.
-            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight())),
-            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials)));
+            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight()),
+                    new SshHostCheck()),
+            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
@@ -77,6 +83,11 @@ public final class Gateway {
     /** The registered kinds of effect, in registration order. */
     public static EffectKinds kinds() {
         return EFFECT_KINDS;
+    }
+
+    /** The registered kinds' deep checks, in registration order, for {@code check-config --deep} and {@code mcp-stdio}'s start. */
+    public static List<KindCheck> kindChecks() {
+        return KINDS.stream().map(Registration::checks).toList();
     }
 
     /** Runs {@code mcp-stdio} on a loaded, fully validated config until the session ends; returns the exit status. */

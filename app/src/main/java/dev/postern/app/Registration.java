@@ -1,5 +1,6 @@
 package dev.postern.app;
 
+import dev.postern.app.check.KindCheck;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.port.ActionExecutor;
@@ -8,10 +9,12 @@ import dev.postern.protocol.tools.EffectKind;
 import java.util.Objects;
 
 /**
- * One kind of effect as the composition root registers it: its protocol description and how to build
- * its executor from the config and the credential store (on the kind's first permit). Immutable.
+ * One kind of effect as the composition root registers it: its protocol description, how to build
+ * its executor from the config and the credential store (on the kind's first permit), and its part of
+ * {@code check-config --deep} (its own {@link KindCheck}, or {@link KindCheck#none} said out loud).
+ * Immutable.
  */
-public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor) {
+public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor, KindCheck checks) {
 
     /** Builds one kind's executor. */
     @FunctionalInterface
@@ -22,10 +25,16 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
     public Registration {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(checks, "checks");
+        if (!checks.allowanceType().equals(kind.allowanceType())) {
+            throw new IllegalArgumentException("the deep checks registered for " + kind.toolName() + " check "
+                    + checks.allowanceType().getSimpleName() + ", not its " + kind.allowanceType().getSimpleName());
+        }
     }
 
-    public static <P extends AuthorizedAction> Registration<P> of(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor) {
-        return new Registration<>(kind, executor);
+    public static <P extends AuthorizedAction> Registration<P> of(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor,
+            KindCheck checks) {
+        return new Registration<>(kind, executor, checks);
     }
 
     /** The dispatcher's slot for this kind: the executor built on the first permit. */
@@ -43,6 +52,6 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
         }
         @SuppressWarnings("unchecked") // the permit types were just compared
         ActionExecutor<P> typed = (ActionExecutor<P>) substitute;
-        return new Registration<>(kind, (config, credentials) -> typed);
+        return new Registration<>(kind, (config, credentials) -> typed, checks);
     }
 }

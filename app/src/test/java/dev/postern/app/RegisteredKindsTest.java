@@ -1,15 +1,23 @@
 package dev.postern.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.postern.app.check.HttpTargetCheck;
+import dev.postern.app.check.KindCheck;
+import dev.postern.executor.sql.SqlActionExecutor;
+
 import dev.postern.policy.AuthorizedAction;
+import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.protocol.tools.EffectKind;
 import dev.postern.protocol.tools.EffectKinds;
+import dev.postern.protocol.tools.SqlQueryKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The registered kinds against the kernel's sealed types: every permitted action, permit, outcome and
  * allowance belongs to exactly the one registered kind that presents it, and no kind presents a type
  * the kernel does not permit. Fails when a kind is added to the kernel but not registered in
- * {@link Gateway#KINDS}, or registered with the wrong types.
+ * {@link Gateway#KINDS}, or registered with the wrong types; and every registered kind names its deep
+ * checks, for its own allowances, or declares in the list below that it has none.
  */
 class RegisteredKindsTest {
     private static final EffectKinds KINDS = Gateway.kinds();
@@ -64,6 +73,35 @@ class RegisteredKindsTest {
     @Test
     void theRegistrationsAreTheKindsEveryPresenterIterates() {
         assertEquals(Gateway.KINDS.stream().map(Registration::kind).toList(), KINDS.all());
+    }
+
+    /** The kinds registered with {@code KindCheck.none}: each is a kind without deep checks, on purpose. */
+    private static final Set<String> KINDS_WITHOUT_DEEP_CHECKS = Set.of();
+
+    @Test
+    void everyRegisteredKindNamesDeepChecksOfItsOwnAllowancesOrDeclaresItHasNone() {
+        Set<String> none = new TreeSet<>();
+        for (Registration<?> r : Gateway.KINDS) {
+            assertEquals(r.kind().allowanceType(), r.checks().allowanceType(), r.kind().toolName());
+            if (r.checks() instanceof KindCheck.None) {
+                none.add(r.kind().toolName());
+            }
+        }
+        assertEquals(KINDS_WITHOUT_DEEP_CHECKS, none, "kinds registered with KindCheck.none");
+        assertEquals(Gateway.KINDS.stream().map(Registration::checks).toList(), Gateway.kindChecks());
+    }
+
+    @Test
+    void aRegistrationWithoutDeepChecksOrWithAnotherKindsIsRefused() {
+        Registration.ExecutorFactory<AuthorizedSqlStatement> typed = (config, credentials) -> new SqlActionExecutor(credentials);
+
+        NullPointerException missing = assertThrows(NullPointerException.class, () -> Registration.of(new SqlQueryKind(), typed, null));
+        assertEquals("checks", missing.getMessage());
+        IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                () -> Registration.of(new SqlQueryKind(), typed, new HttpTargetCheck()));
+        assertEquals("the deep checks registered for sql_query check HttpTarget, not its SqlDatabase", wrong.getMessage());
+        assertEquals(KindCheck.none(SqlDatabase.class),
+                Registration.of(new SqlQueryKind(), typed, KindCheck.none(SqlDatabase.class)).checks());
     }
 
     private static void assertSameTypes(Class<?> sealed, Function<EffectKind<?, ?, ?>, Class<?>> type) {

@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /**
  * Marks a place a new kind of effect must touch outside its own files: a sealed type whose
  * {@code permits} lists every kind, the engine's list of rules, the protocol interface each kind
- * implements, the config section and the composition root's registration line. CONTRIBUTING.md,
+ * implements, the config section, the deep checks' interface and the composition root's registration line. CONTRIBUTING.md,
  * "Adding an executor adapter", lists exactly the marked places, and {@code RegistrationPointsTest}
  * keeps the two equal.
  */

@@ -10,11 +10,12 @@ public final class DeepReport {
     private DeepReport() {
     }
 
-    /** Prints every finding on {@code out}; returns whether any is an error. */
-    public static boolean print(GatewayConfig config, boolean connect, PrintStream out) {
-        List<Finding> findings = new ArrayList<>(new DeepCheck(config).all());
+    /** Prints every finding on {@code out}, {@code kinds} being the registered kinds' checks; returns whether any is an error. */
+    public static boolean print(GatewayConfig config, List<KindCheck> kinds, boolean connect, PrintStream out) {
+        DeepCheck check = new DeepCheck(config, kinds);
+        List<Finding> findings = new ArrayList<>(check.all());
         if (connect) {
-            findings.addAll(new ConnectCheck(config).all());
+            findings.addAll(check.connections());
         }
         long errors = findings.stream().filter(f -> f.severity() == Finding.Severity.ERROR).count();
         long warnings = findings.size() - errors;
@@ -29,10 +30,10 @@ public final class DeepReport {
      * {@code diagnostics}, then the DNS-dependent ones from a daemon thread, so a slow resolver
      * never delays the session.
      */
-    public static void atStart(GatewayConfig config, PrintStream diagnostics) {
-        DeepCheck check = new DeepCheck(config);
+    public static void atStart(GatewayConfig config, List<KindCheck> kinds, PrintStream diagnostics) {
+        DeepCheck check = new DeepCheck(config, kinds);
         check.atStart().forEach(f -> diagnostics.println(startLine(f)));
-        Thread names = new Thread(() -> check.privateAddresses(DeepCheck.Names.DNS).forEach(f -> diagnostics.println(startLine(f))),
+        Thread names = new Thread(() -> check.addresses(HostNames.DNS).forEach(f -> diagnostics.println(startLine(f))),
                 "postern-start-check");
         names.setDaemon(true);
         names.start();

@@ -37,10 +37,11 @@ final class CheckConfigCommand implements Command {
                 "--deep    also checks what would fail at call time, each finding with a severity and",
                 "          a stable id: credentials resolvable and private, known_hosts files present,",
                 "          the journal directory writable, non-public addresses without",
-                "          allowPrivateAddresses, SSH parameters that could start with '-'.",
+                "          allowPrivateAddresses, SSH parameters that could start with '-', SQL CA files.",
                 "--connect (with --deep) also does a TLS handshake with each https target, connects to",
-                "          each http target and reads each SSH host's key and compares it with the pin.",
-                "          Sends no request, logs in nowhere.",
+                "          each http target, reads each SSH host's key and compares it with the pin, and",
+                "          logs in to each SQL database as its user and has the server parse and describe",
+                "          each statement. Sends no HTTP request, runs no command and no statement.",
                 "",
                 "Exit status 0 when valid (and no error-level finding), 4 when the config is invalid,",
                 "6 when --deep found an error, 1 on a usage error.");
@@ -65,7 +66,7 @@ final class CheckConfigCommand implements Command {
         }
         return ConfigArgument.load(file, io).map(config -> {
             io.report().println(describe(config));
-            if (o.has("--deep") && DeepReport.print(config, o.has("--connect"), io.report())) {
+            if (o.has("--deep") && DeepReport.print(config, Gateway.kindChecks(), o.has("--connect"), io.report())) {
                 return ExitStatus.CHECK_FAILED;
             }
             return ExitStatus.OK;

@@ -39,7 +39,7 @@ final class McpStdioCommand implements Command {
         return ConfigArgument.withDeferredConfig(args, this, io, deferred -> {
             GatewayConfig config = deferred.config();
             io.stderr().println(startLine(config));
-            DeepReport.atStart(config, io.stderr());
+            DeepReport.atStart(config, Gateway.kindChecks(), io.stderr());
             return Gateway.serve(deferred, io.stdin(), io.stdout(), io.stderr());
         });
     }

@@ -27,7 +27,7 @@ class EnvCredentialFindingTest {
                   "http": { "targets": [ { "name": "a", "baseUrl": "https://example.com", "methods": ["GET"],
                     "pathPrefixes": ["/x"], "auth": { "credential": "t", "scheme": "bearer" } } ] } }
                 """.formatted(variable));
-        return new DeepCheck(ConfigLoader.load(file), name -> null).credentials();
+        return new DeepCheck(ConfigLoader.load(file), List.of(), name -> null).credentials();
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.policy.model.ParamSpec;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +23,14 @@ class FindingRulesTest {
 
     @Test
     void aParameterIsOptionShapedUnlessItsPatternEnumOrMinimumRulesOutALeadingDash() {
-        assertEquals("is a string with no pattern or enum", DeepCheck.optionShaped(new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 64)));
-        assertEquals("has a pattern that accepts \"-x\"", DeepCheck.optionShaped(string("^-?[a-z]+$")));
-        assertEquals("has a pattern that accepts \"-\"", DeepCheck.optionShaped(string(".*")));
-        assertEquals("may be negative (minimum -3)", DeepCheck.optionShaped(new ParamSpec.IntegerParam(-3, 3)));
-        assertNull(DeepCheck.optionShaped(string("^[a-z][a-z-]*$")));
-        assertNull(DeepCheck.optionShaped(string("^/var/log/[a-z]+\\.log$")));
-        assertNull(DeepCheck.optionShaped(new ParamSpec.StringParam(Optional.empty(), Optional.of(List.of("-v", "-q")), 8)));
-        assertNull(DeepCheck.optionShaped(new ParamSpec.IntegerParam(0, 10)));
+        assertEquals("is a string with no pattern or enum", SshHostCheck.optionShaped(new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 64)));
+        assertEquals("has a pattern that accepts \"-x\"", SshHostCheck.optionShaped(string("^-?[a-z]+$")));
+        assertEquals("has a pattern that accepts \"-\"", SshHostCheck.optionShaped(string(".*")));
+        assertEquals("may be negative (minimum -3)", SshHostCheck.optionShaped(new ParamSpec.IntegerParam(-3, 3)));
+        assertNull(SshHostCheck.optionShaped(string("^[a-z][a-z-]*$")));
+        assertNull(SshHostCheck.optionShaped(string("^/var/log/[a-z]+\\.log$")));
+        assertNull(SshHostCheck.optionShaped(new ParamSpec.StringParam(Optional.empty(), Optional.of(List.of("-v", "-q")), 8)));
+        assertNull(SshHostCheck.optionShaped(new ParamSpec.IntegerParam(0, 10)));
     }
 
     private static ParamSpec string(String pattern) {
@@ -39,14 +38,44 @@ class FindingRulesTest {
     }
 
     @Test
-    void nonPublicAddressesAreTheLoopbackPrivateLinkLocalAndSharedRanges() throws Exception {
-        for (String a : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-                "::1", "fe80::1", "fd00::1")) {
-            assertFalse(DeepCheck.isPublic(InetAddress.getByName(a)), a);
+    void addressesAreJudgedByTheExecutorsTableNotAnApproximation() {
+        // Without the opt-in: every non-public row of AddressRanges, the ranges the old approximation
+        // called public (documentation, benchmarking, reserved) included; cloud metadata has its own id.
+        for (String a : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "100.64.0.1", "0.0.0.0",
+                "192.0.2.1", "198.18.0.1", "240.0.0.1", "::1", "fe80::1", "fd00::1", "2001:db8::1")) {
+            assertEquals(List.of("private-address-without-opt-in"), ids(a, false), a);
+            assertEquals(List.of(), ids(a, true), a + " with the opt-in");
+        }
+        for (String a : List.of("169.254.169.254", "fd00:ec2::254")) {
+            assertEquals(List.of("metadata-address"), ids(a, false), a);
+            assertEquals(List.of("metadata-address"), ids(a, true), a + ": the opt-in does not reach cloud metadata");
         }
         for (String a : List.of("1.1.1.1", "93.184.216.34", "2606:4700::1111")) {
-            assertTrue(DeepCheck.isPublic(InetAddress.getByName(a)), a);
+            assertEquals(List.of(), ids(a, false), a);
         }
+    }
+
+    private static List<String> ids(String address, boolean allowPrivateAddresses) {
+        return AddressFindings.judged(address, allowPrivateAddresses, HostNames.ALL, "/x", "target", "t").stream()
+                .map(Finding::id).toList();
+    }
+
+    @Test
+    void theMessageSaysWhatTheAddressIsAndHowToOptIn() {
+        assertEquals("error [private-address-without-opt-in] /sql/databases/0/host: database shop: 127.0.0.1 is a non-public"
+                        + " address; calls are refused at connect time unless the database says \"allowPrivateAddresses\": true",
+                AddressFindings.judged("127.0.0.1", false, HostNames.ALL, "/sql/databases/0/host", "database", "shop").get(0).line());
+        assertEquals("error [metadata-address] /http/targets/0/baseUrl: target meta: 169.254.169.254 is in 169.254.169.254/32"
+                        + " (cloud metadata: AWS, GCP, Azure, OCI and others), which calls never reach, \"allowPrivateAddresses\" or not",
+                AddressFindings.judged("169.254.169.254", true, HostNames.ALL, "/http/targets/0/baseUrl", "target", "meta").get(0).line());
+    }
+
+    @Test
+    void onlyTheNamesAskedForAreResolved() {
+        assertEquals(List.of(), AddressFindings.judged("127.0.0.1", false, HostNames.DNS, "/x", "target", "t"));
+        assertEquals(List.of(), AddressFindings.judged("no-such-host.invalid", false, HostNames.LITERAL, "/x", "target", "t"));
+        assertEquals("address-unresolved",
+                AddressFindings.judged("no-such-host.invalid", false, HostNames.DNS, "/x", "target", "t").get(0).id());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
+import dev.postern.fixtures.LocalPostgres;
 import dev.postern.fixtures.StdoutTranscript;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/postern check-config --deep [--connect]} on a deliberately broken config: each finding
  * appears with its severity, stable id and location, the exit status says whether any is an error,
- * and {@code mcp-stdio} says the same as warnings on stderr and still serves.
+ * and {@code mcp-stdio} says the same as warnings on stderr and still serves. The SQL case runs
+ * against a real PostgreSQL ({@link LocalPostgres}).
  */
 class DeepCheckIT {
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
@@ -256,6 +258,55 @@ class DeepCheckIT {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), "keytool " + String.join(" ", args) + ":\n" + output);
+    }
+
+    @Test
+    void connectLogsInToEachDatabaseAndHasItsStatementsDescribedWithoutRunningThem() throws Exception {
+        String role = "it_checker";
+        String password = "it-checker-password-61d2";
+        try (LocalPostgres pg = LocalPostgres.start()) {
+            pg.psql("postgres", "CREATE DATABASE shop");
+            pg.psql("shop", "CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "';"
+                    + " CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL); INSERT INTO orders VALUES (1, 'open');"
+                    + " GRANT SELECT, INSERT ON orders TO " + role);
+            file("right.pw", password, "rw-------");
+            file("wrong.pw", "not-the-password-0c4e", "rw-------");
+            String database = "{ \"name\": \"%s\", \"host\": \"127.0.0.1\", \"port\": " + pg.port() + ", \"database\": \"shop\","
+                    + " \"user\": \"" + role + "\", \"password\": \"%s\", \"tls\": { \"mode\": \"disable\" }, \"allowPrivateAddresses\": %s,"
+                    + " \"statements\": [ %s ] }";
+            String byId = "{ \"name\": \"by-id\", \"sql\": \"SELECT status FROM orders WHERE id = :id\","
+                    + " \"params\": { \"id\": { \"type\": \"integer\", \"minimum\": 1 } } }";
+            String add = "{ \"name\": \"add\", \"readOnly\": false, \"sql\": \"INSERT INTO orders VALUES (:id, 'open')\","
+                    + " \"params\": { \"id\": { \"type\": \"integer\", \"minimum\": 2 } } }";
+            Path config = Files.writeString(dir.resolve("postern.json"), """
+                    { "journal": { "directory": "./journal" },
+                      "credentials": { "right": { "file": "./right.pw" }, "wrong": { "file": "./wrong.pw" } },
+                      "sql": { "databases": [ %s, %s, %s, %s ] } }
+                    """.formatted(database.formatted("good", "right", "true", byId + ", " + add),
+                    database.formatted("typo", "right", "true", "{ \"name\": \"count\", \"sql\": \"SELECT count(*) FROM ordres\" }"),
+                    database.formatted("locked-out", "wrong", "true", byId),
+                    database.formatted("closed", "right", "false", byId)));
+            long logins = pg.connectionsOf(role);
+
+            LauncherProcess p = checkConfig(config, "--deep", "--connect");
+            String out = new String(p.stdout, StandardCharsets.UTF_8);
+
+            assertEquals(6, p.exitStatus, p.describe() + out);
+            assertTrue(out.contains("deep check with connections: 3 errors, 0 warnings"), out);
+            for (String line : List.of(
+                    "error [private-address-without-opt-in] /sql/databases/3/host: database closed: 127.0.0.1 is a non-public address;",
+                    "error [statement-invalid] /sql/databases/1/statements/0/sql: database typo, statement count: the server would refuse"
+                            + " it: SQLSTATE 42P01: relation \"ordres\" does not exist (at character 22)",
+                    "error [login-failed] /sql/databases/2: database locked-out: logging in to shop on 127.0.0.1:" + pg.port() + " as "
+                            + role + " failed: SQLSTATE 28P01: password authentication failed for user \"" + role + "\"")) {
+                assertTrue(out.lines().anyMatch(l -> l.startsWith(line)), "missing: " + line + "\nin:\n" + out);
+            }
+            assertFalse(out.contains("/sql/databases/0"), "the good database has no finding: " + out);
+            assertEquals(logins + 2, pg.connectionsOf(role), "one login each for good and typo; none for closed:\n" + out);
+            pg.psql("shop", "DO $$ BEGIN IF (SELECT count(*) FROM orders) <> 1 THEN RAISE 'the INSERT ran'; END IF; END $$");
+            assertFalse(out.contains(password) || out.contains("not-the-password") || p.stderrText().contains(password),
+                    "no password is shown");
+        }
     }
 
     @Test

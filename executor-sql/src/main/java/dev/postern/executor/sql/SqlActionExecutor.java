@@ -75,6 +75,69 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         this.credentials = Objects.requireNonNull(credentials, "credentials");
     }
 
+    /**
+     * For {@code postern check-config --deep --connect}: whether {@code db}'s server would accept each of
+     * its statements, running none. The host's addresses are judged as a call judges them (nothing is
+     * dialed when one is refused); then one connection opens as a call's does, logged in as the
+     * database's user with its password from {@code credentials}, the session read-only; for each
+     * statement the server is asked to parse and describe it with its params typed as a call binds them
+     * (Parse, Describe and Sync: never Bind or Execute, and no other statement is sent). The connection
+     * is closed before this returns. Messages are masked as a call's are. Never throws for what the
+     * network or the server answers. Limits: privileges are checked by the server only when a statement
+     * runs, so a missing {@code GRANT} is not found here.
+     */
+    public static StatementCheck checkStatements(SqlDatabase db, CredentialStore credentials) {
+        return StatementProbe.check(db, credentials);
+    }
+
+    /** What {@link #checkStatements} found on one database. Immutable. */
+    public sealed interface StatementCheck {
+
+        /** The address check refused the host, as it would refuse a call: nothing was dialed. */
+        record NotDialed(String reason) implements StatementCheck {
+            public NotDialed {
+                Objects.requireNonNull(reason, "reason");
+            }
+        }
+
+        /** No session: the step that failed, the SQLSTATE ({@code ""} when there is none) and the masked message. */
+        record NotConnected(Step step, String sqlState, String message) implements StatementCheck {
+            public NotConnected {
+                Objects.requireNonNull(step, "step");
+                Objects.requireNonNull(sqlState, "sqlState");
+                Objects.requireNonNull(message, "message");
+            }
+        }
+
+        /** Logged in: the statements the server would not parse or describe, in statement order (empty: all accepted). */
+        record Connected(List<Rejected> rejected) implements StatementCheck {
+            public Connected {
+                rejected = List.copyOf(rejected);
+            }
+        }
+
+        /** Where a session failed to come about. */
+        enum Step {
+            /** The password credential could not be read; nothing was dialed. */
+            CREDENTIAL,
+            /** The host did not resolve, or no connection was made. */
+            CONNECT,
+            /** The TLS handshake (or the server's TLS support) failed. */
+            TLS,
+            /** The server refused the login: user, password or database. */
+            LOGIN
+        }
+
+        /** One statement the server refused: its name, the SQLSTATE and the server's masked message. */
+        record Rejected(String statement, String sqlState, String message) {
+            public Rejected {
+                Objects.requireNonNull(statement, "statement");
+                Objects.requireNonNull(sqlState, "sqlState");
+                Objects.requireNonNull(message, "message");
+            }
+        }
+    }
+
     @Override
     public Class<AuthorizedSqlStatement> permitType() {
         return AuthorizedSqlStatement.class;
@@ -215,7 +278,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
     }
 
-    private static void bind(PreparedStatement ps, List<SqlArgument> values) throws SQLException {
+    static void bind(PreparedStatement ps, List<SqlArgument> values) throws SQLException {
         int i = 1;
         for (SqlArgument v : values) {
             if (v instanceof SqlArgument.Text t) {
@@ -234,7 +297,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     }
 
     /** Resolves the host and judges every address before anything is dialed. */
-    private static Optional<ExecutionFailure> checkAddresses(SqlDatabase db) {
+    static Optional<ExecutionFailure> checkAddresses(SqlDatabase db) {
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(db.host());
@@ -275,19 +338,30 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
     }
 
-    /**
-     * A new connection. The database's timeout becomes the session's {@code statement_timeout},
-     * {@code lock_timeout} and {@code idle_in_transaction_session_timeout} in the start-up packet, so
-     * no call spends a round trip setting them.
-     */
+    /** A new connection for a call: {@link #open(Driver, SqlDatabase, Secret, boolean)}, read-write allowed. */
     private Connection open(SqlDatabase db, Secret password) throws SQLException {
+        return open(driver, db, password, false);
+    }
+
+    /**
+     * A new connection, the one way this module opens one (calls and {@link #checkStatements}). The
+     * database's timeout becomes the session's {@code statement_timeout}, {@code lock_timeout} and
+     * {@code idle_in_transaction_session_timeout} in the start-up packet, so no call spends a round trip
+     * setting them (and the driver sends no statement of its own after login); {@code readOnlySession} adds {@code default_transaction_read_only=on} there too, so
+     * every transaction of the session is read-only without a statement being sent.
+     */
+    static Connection open(Driver driver, SqlDatabase db, Secret password, boolean readOnlySession) throws SQLException {
         long ms = db.timeout().toMillis();
         Properties p = new Properties();
         p.setProperty("options", "-c statement_timeout=" + ms + " -c lock_timeout=" + ms
-                + " -c idle_in_transaction_session_timeout=" + ms + " -c standard_conforming_strings=on");
+                + " -c idle_in_transaction_session_timeout=" + ms + " -c standard_conforming_strings=on"
+                + (readOnlySession ? " -c default_transaction_read_only=on" : ""));
         p.setProperty("user", db.user());
         p.setProperty("password", password.revealAsString());
         p.setProperty("ApplicationName", "postern");
+        // A 9.0+ server takes application_name in the start-up packet; without this the driver sends a
+        // SET after login, one more round trip per connection and a statement the deep check must not send.
+        p.setProperty("assumeMinServerVersion", "9.0");
         long seconds = Math.max(1, (db.timeout().toMillis() + 999) / 1000);
         p.setProperty("connectTimeout", Long.toString(seconds));
         p.setProperty("loginTimeout", Long.toString(seconds));
@@ -343,7 +417,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         closeQuietly(conn);
     }
 
-    private static void closeQuietly(Connection c) {
+    static void closeQuietly(Connection c) {
         try {
             c.close();
         } catch (SQLException | RuntimeException e) {

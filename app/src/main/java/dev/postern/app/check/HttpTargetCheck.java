@@ -2,10 +2,10 @@ package dev.postern.app.check;
 
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
-import dev.postern.executor.ssh.SshActionExecutor;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HttpTarget;
-import dev.postern.policy.model.SshHost;
 import dev.postern.policy.model.TrustStore;
+import dev.postern.policy.net.AddressRanges;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.Secret;
 import java.io.IOException;
@@ -26,41 +26,52 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * {@code check-config --deep --connect}: per HTTPS target a TLS handshake (the target's trust store
- * or the JDK's, host name verified), per plain HTTP target a TCP connection, per SSH host a read of
- * the host key it offers, compared with the pin. Sends no request, logs in nowhere, runs nothing;
- * uses no executor (executors run only behind the dispatcher). Targets whose address the gateway
- * would refuse are skipped: {@link DeepCheck} reports them.
+ * The deep checks of {@code http_request} targets: each base URL's host judged as the executor judges
+ * it (loopback, private, link-local or cloud metadata); with {@code --connect}, a TLS handshake per
+ * https target (its trust store or the JDK's, host name verified) and a TCP connection per http one.
+ * Sends no request; targets whose address the gateway would refuse are not dialed ({@link #addresses}
+ * reports them). Stateless.
  */
-public final class ConnectCheck {
-    private final GatewayConfig config;
+public final class HttpTargetCheck implements KindCheck {
 
-    public ConnectCheck(GatewayConfig config) {
-        this.config = config;
+    @Override
+    public Class<? extends Allowance> allowanceType() {
+        return HttpTarget.class;
     }
 
-    public List<Finding> all() {
+    @Override
+    public List<Finding> local(GatewayConfig config) {
+        return List.of();
+    }
+
+    @Override
+    public List<Finding> addresses(GatewayConfig config, HostNames names) {
         List<Finding> out = new ArrayList<>();
-        out.addAll(httpTargets());
-        out.addAll(sshHosts());
+        List<HttpTarget> targets = config.policy().httpTargets();
+        for (int i = 0; i < targets.size(); i++) {
+            HttpTarget t = targets.get(i);
+            out.addAll(AddressFindings.judged(t.origin().host(), t.allowPrivateAddresses(), names, "/http/targets/" + i + "/baseUrl",
+                    "target", t.name()));
+        }
         return out;
     }
 
-    List<Finding> httpTargets() {
+    @Override
+    public List<Finding> connect(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
         List<HttpTarget> targets = config.policy().httpTargets();
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             String where = "/http/targets/" + i + "/baseUrl";
-            String host = t.origin().host().replaceAll("^\\[|]$", "");
+            String host = AddressFindings.unbracketed(t.origin().host());
             try {
                 InetAddress address = InetAddress.getByName(host);
-                if (!t.allowPrivateAddresses() && !DeepCheck.isPublic(address)) {
+                if (AddressRanges.refusal(address, t.allowPrivateAddresses()).isPresent()) {
                     continue;
                 }
                 int timeout = (int) Math.min(Integer.MAX_VALUE, t.timeout().toMillis());
                 if (t.origin().scheme().equals("https")) {
-                    handshake(t, host, address, timeout);
+                    handshake(config, t, host, address, timeout);
                 } else {
                     try (Socket s = new Socket()) {
                         s.connect(new InetSocketAddress(address, t.origin().port()), timeout);
@@ -75,9 +86,9 @@ public final class ConnectCheck {
         return out;
     }
 
-    private void handshake(HttpTarget t, String host, InetAddress address, int timeout)
+    private static void handshake(GatewayConfig config, HttpTarget t, String host, InetAddress address, int timeout)
             throws IOException, GeneralSecurityException, CredentialUnavailableException {
-        SSLContext context = context(t.trustStore());
+        SSLContext context = context(config, t.trustStore());
         try (Socket raw = new Socket()) {
             raw.connect(new InetSocketAddress(address, t.origin().port()), timeout);
             raw.setSoTimeout(timeout);
@@ -93,7 +104,8 @@ public final class ConnectCheck {
         }
     }
 
-    private SSLContext context(Optional<TrustStore> store) throws IOException, GeneralSecurityException, CredentialUnavailableException {
+    private static SSLContext context(GatewayConfig config, Optional<TrustStore> store)
+            throws IOException, GeneralSecurityException, CredentialUnavailableException {
         if (store.isEmpty()) {
             return SSLContext.getDefault();
         }
@@ -112,39 +124,6 @@ public final class ConnectCheck {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, trust.getTrustManagers(), null);
         return context;
-    }
-
-    List<Finding> sshHosts() {
-        SshProbeLogging.quiet();
-        List<Finding> out = new ArrayList<>();
-        List<SshHost> hosts = config.policy().sshHosts();
-        for (int i = 0; i < hosts.size(); i++) {
-            SshHost h = hosts.get(i);
-            String where = "/ssh/hosts/" + i;
-            SshActionExecutor.OfferedKey key;
-            try {
-                key = SshActionExecutor.probeHostKey(h.address(), h.port(), h.timeout());
-            } catch (IOException e) {
-                out.add(Finding.error("ssh-unreachable", where + "/address", "host " + h.name() + ": " + e.getMessage()));
-                continue;
-            }
-            if (!pinned(h, key)) {
-                out.add(Finding.error("host-key-not-pinned", where, "host " + h.name() + " offered " + key.fingerprint()
-                        + ", which " + h.hostKeyFingerprint().map(f -> "is not the pinned " + f)
-                        .orElseGet(() -> "the known_hosts file " + h.knownHosts().orElseThrow() + " does not list for it")
-                        + "; the gateway would refuse it (postern trust-host shows the line; check it on the host)"));
-            }
-        }
-        return out;
-    }
-
-    /** Whether the offered key is the pinned fingerprint, or listed for this host in its known_hosts file. */
-    private static boolean pinned(SshHost h, SshActionExecutor.OfferedKey key) {
-        if (h.hostKeyFingerprint().isPresent()) {
-            return h.hostKeyFingerprint().get().replaceAll("=+$", "").equals(key.fingerprint());
-        }
-        String[] offered = key.knownHostsLine().split(" ", 2);
-        return KnownHosts.lists(h.knownHosts().orElseThrow(), offered[0], offered[1]);
     }
 
     private static String describe(Exception e) {

@@ -1,0 +1,132 @@
+package dev.postern.executor.sql;
+
+import dev.postern.executor.sql.SqlActionExecutor.StatementCheck;
+import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.port.CredentialStore;
+import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.Secret;
+import dev.postern.policy.port.SecretMask;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.postgresql.Driver;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+/**
+ * {@link SqlActionExecutor#checkStatements}: the executor's own address check and connection, then
+ * one describe-only round trip per statement. {@code PreparedStatement.getParameterMetaData()} is
+ * the driver's describe-only request (Parse, Describe, Sync, with no {@code BEGIN}); the statement's
+ * params are declared with the types a call binds ({@link SqlActionExecutor#bind} on a sample value
+ * of each param's type; the values themselves are never sent), so the server judges the statement as
+ * it would at call time. The session is read-only from its start-up packet, so even a statement that
+ * somehow ran could change nothing. Stateless.
+ */
+final class StatementProbe {
+    private StatementProbe() {
+    }
+
+    static StatementCheck check(SqlDatabase db, CredentialStore credentials) {
+        Optional<ExecutionFailure> refused = SqlActionExecutor.checkAddresses(db);
+        if (refused.isPresent()) {
+            ExecutionFailure f = refused.get();
+            return f.code() == FailureCode.ADDRESS_REFUSED ? new StatementCheck.NotDialed(f.message())
+                    : new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", f.message());
+        }
+        Secret password;
+        try {
+            password = credentials.resolve(db.password());
+        } catch (CredentialUnavailableException e) {
+            return new StatementCheck.NotConnected(StatementCheck.Step.CREDENTIAL, "",
+                    "the password credential " + db.password().name() + " is unavailable");
+        }
+        List<byte[]> secrets = new ArrayList<>();
+        credentials.all().forEach(s -> secrets.add(s.reveal()));
+        secrets.add(password.reveal());
+        SecretMask mask = new SecretMask(secrets);
+
+        Connection conn;
+        try {
+            conn = SqlActionExecutor.open(new Driver(), db, password, true);
+        } catch (SQLException e) {
+            return new StatementCheck.NotConnected(step(e, db, mask), state(e), text(e, mask));
+        } catch (RuntimeException e) {
+            return new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", mask.mask(e.toString()));
+        }
+        try {
+            List<StatementCheck.Rejected> rejected = new ArrayList<>();
+            for (SqlStatementSpec statement : db.statements()) {
+                try (PreparedStatement ps = conn.prepareStatement(statement.text().jdbcSql())) {
+                    SqlActionExecutor.bind(ps, samples(statement));
+                    ps.getParameterMetaData();
+                } catch (SQLException e) {
+                    if (sessionLost(e)) {
+                        return new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, state(e), text(e, mask));
+                    }
+                    rejected.add(new StatementCheck.Rejected(statement.name(), state(e), text(e, mask)));
+                }
+            }
+            return new StatementCheck.Connected(rejected);
+        } catch (RuntimeException e) {
+            return new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", mask.mask(e.toString()));
+        } finally {
+            SqlActionExecutor.closeQuietly(conn);
+        }
+    }
+
+    /** One value per placeholder occurrence, of the type a call binds for its param (SqlRules makes the same choice). */
+    private static List<SqlArgument> samples(SqlStatementSpec statement) {
+        List<SqlArgument> out = new ArrayList<>();
+        for (String placeholder : statement.text().placeholders()) {
+            ParamSpec spec = statement.params().get(placeholder);
+            if (spec instanceof ParamSpec.IntegerParam) {
+                out.add(new SqlArgument.Whole(0));
+            } else if (spec instanceof ParamSpec.NumberParam) {
+                out.add(new SqlArgument.Decimal(BigDecimal.ZERO));
+            } else if (spec instanceof ParamSpec.BooleanParam) {
+                out.add(new SqlArgument.Bool(false));
+            } else {
+                out.add(new SqlArgument.Text(""));
+            }
+        }
+        return out;
+    }
+
+    /** Which step a failed connection attempt stopped at, by the same classification a call's failure gets. */
+    private static StatementCheck.Step step(SQLException e, SqlDatabase db, SecretMask mask) {
+        FailureCode code = Failures.of(e, Failures.Stop.NONE, db, mask).code();
+        if (code == FailureCode.AUTH_FAILED || "3D000".equals(e.getSQLState())) {
+            return StatementCheck.Step.LOGIN;
+        }
+        return code == FailureCode.TLS_FAILED ? StatementCheck.Step.TLS : StatementCheck.Step.CONNECT;
+    }
+
+    /** The socket broke or the server ended the session: the remaining statements cannot be judged. */
+    private static boolean sessionLost(SQLException e) {
+        String state = state(e);
+        return state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
+    }
+
+    private static String state(SQLException e) {
+        return e.getSQLState() == null ? "" : e.getSQLState();
+    }
+
+    /** The server's own message (and where in the statement it points) when it sent one, else the driver's; one line, masked. */
+    private static String text(SQLException e, SecretMask mask) {
+        String text = String.valueOf(e.getMessage());
+        if (e instanceof PSQLException p && p.getServerErrorMessage() != null) {
+            ServerErrorMessage server = p.getServerErrorMessage();
+            text = String.valueOf(server.getMessage()) + (server.getPosition() > 0 ? " (at character " + server.getPosition() + ")" : "");
+        }
+        return mask.mask(text.replaceAll("\\s+", " ").strip());
+    }
+}
