@@ -166,7 +166,9 @@ public final class StdioSession {
             closeWith(mcp.errorLine(null, ErrorCode.INTERNAL_ERROR, "internal error; the session is closed"));
             return ExitStatus.INTERNAL_ERROR;
         } finally {
-            workers.shutdownNow();
+            // Not shutdownNow: in-flight calls were cancelled through their Cancellation, and an
+            // interrupt would land in a worker's journal write (ChainedJsonLines), failing its row.
+            workers.shutdown();
         }
     }
 

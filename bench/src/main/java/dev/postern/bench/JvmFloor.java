@@ -10,12 +10,22 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
 
 /**
  * The JVM floor of DESIGN §9: a bare loop that reads a line, parses it with Jackson and writes one
  * back (a result for a request, an error for a line that is not JSON, nothing for a notification).
  * No checks, no limits, no threads: what any JVM stdio server costs at least. Its stdout is its
  * protocol stream, as for any stdio server. Run it with {@code StdioLoadDriver --command}.
+ *
+ * <p>It is also the floor of the HTTP figure: a {@code tools/call} of {@code http_request} is a
+ * GET of its {@code url} with HttpClient 5 on the reading thread (one pooled client, as the load
+ * driver's direct side uses), answered with the status. No policy, no journal, no hand-off to another
+ * thread: what relaying a GET through a separate process costs at least. Arguments are ignored
+ * (the driver passes {@code {config}} so that its HTTP section runs this command).
  */
 public final class JvmFloor {
     private JvmFloor() {
@@ -26,6 +36,7 @@ public final class JvmFloor {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         // The floor claims stdout the way the gateway does, through the one guard, so no second class touches it.
         OutputStream out = new BufferedOutputStream(StdoutGuard.claimProtocolStream(), 1 << 16);
+        CloseableHttpClient http = HttpClients.custom().disableAutomaticRetries().disableRedirectHandling().build();
         String line;
         while ((line = in.readLine()) != null) {
             ObjectNode reply = json.createObjectNode().put("jsonrpc", "2.0");
@@ -35,7 +46,15 @@ public final class JvmFloor {
                     continue;
                 }
                 reply.set("id", message.get("id"));
-                reply.putObject("result").putArray("content").addObject().put("type", "text").put("text", "ok");
+                String text = "ok";
+                JsonNode params = message.path("params");
+                if ("tools/call".equals(message.path("method").asText()) && "http_request".equals(params.path("name").asText())) {
+                    text = "status " + http.execute(new HttpGet(params.path("arguments").path("url").asText()), response -> {
+                        EntityUtils.consume(response.getEntity());
+                        return response.getCode();
+                    });
+                }
+                reply.putObject("result").putArray("content").addObject().put("type", "text").put("text", text);
             } catch (IOException e) {
                 reply.putNull("id");
                 reply.putObject("error").put("code", -32700).put("message", "parse error");

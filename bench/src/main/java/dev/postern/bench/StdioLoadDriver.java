@@ -44,7 +44,7 @@ public final class StdioLoadDriver {
             new String[] {"postern", "bin/postern mcp-stdio --config {config}", "bin/postern"},
             new String[] {"ts", "node bench/peers/ts/server.mjs", "bench/peers/ts/node_modules/@modelcontextprotocol/sdk/package.json"},
             new String[] {"java", "java -jar bench/peers/java/target/java-sdk-peer.jar", "bench/peers/java/target/java-sdk-peer.jar"},
-            new String[] {"floor", "java -cp bench/target/benchmarks.jar dev.postern.bench.JvmFloor", "bench/target/benchmarks.jar"});
+            new String[] {"floor", "java -cp bench/target/benchmarks.jar dev.postern.bench.JvmFloor {config}", "bench/target/benchmarks.jar"});
     static final Figures.Figure STARTUP = new Figures.Figure("start-up, spawn → initialize response, median", "ms", false);
     static final Figures.Figure COLD = new Figures.Figure("cold throughput, first calls after initialize, depth 64", "calls/s", true);
     static final Figures.Figure WARM_1 = new Figures.Figure("warm throughput, depth 1", "calls/s", true);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,10 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * rows carry {@code seq} and {@code prev}, the SHA-256 of the previous row's bytes; the chain runs
  * on across segments. Any number of processes may append to one directory: every batch is written
  * under an exclusive OS lock on the directory's {@code journal.lock}, after re-reading the chain head if another
- * process wrote since. One writer thread per file does all file I/O (so an interrupted caller can
- * never close the channel) and commits whatever rows are queued together, with one force for all of
- * them (group commit). A failed write is cut back to the last good offset; if that fails too, the
- * file stops accepting rows until restart. With a {@link CheckpointSigner}, a signed checkpoint row
+ * process wrote since. The appending thread writes: whoever takes the lock commits every row queued
+ * while the previous holder wrote, with one force for all of them (group commit), so a lone call
+ * waits for no other thread. A pending interrupt is set aside during the I/O and restored after; an
+ * interrupt that arrives during it closes the channel ({@code FileChannel} is interruptible), which
+ * fails that batch (cut back like any failed write) and the next batch reopens the file. A failed
+ * write is cut back to the last good offset; if that fails too, the file stops accepting rows until
+ * restart. With a {@link CheckpointSigner}, a signed checkpoint row
  * follows the batch in which seq passes a multiple of its interval, and closes the file. Thread-safe.
  */
 final class ChainedJsonLines implements AutoCloseable {
@@ -47,13 +51,12 @@ final class ChainedJsonLines implements AutoCloseable {
     private final Optional<CheckpointSigner> signer;
     private final JournalLock lock;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
-    private final Thread writer;
     private final AtomicLong forces = new AtomicLong();
     private volatile long forcedThrough;
     private volatile String stopped;
     private boolean closing;
 
-    // Touched only under the locks (by the writer thread, or by the constructor before it starts).
+    // Touched only under the lock (by the thread holding it, or by the constructor).
     private FileChannel channel;
     private FileChannel reader;
     private Object fileKey;
@@ -63,7 +66,7 @@ final class ChainedJsonLines implements AutoCloseable {
     private boolean headIsCheckpoint;
     private Optional<ObjectNode> repair = Optional.empty();
 
-    /** A row waiting for the writer, and how its append ends: its seq, or the failure. */
+    /** A row waiting to be committed, and how its append ends: its seq, or the failure. */
     private record Pending(ObjectNode fields, boolean durable, CompletableFuture<Long> done) {
     }
 
@@ -102,14 +105,14 @@ final class ChainedJsonLines implements AutoCloseable {
             closeQuietly();
             throw e;
         }
-        this.writer = new Thread(this::writeLoop, "postern-journal-" + files.name());
-        writer.setDaemon(true);
-        writer.start();
     }
 
     /**
      * Appends a row built from {@code fields} and returns its seq; with {@code durable}, returns only
-     * after the row is forced to disk. Waits for the writer uninterruptibly (an interrupt is kept).
+     * after the row is forced to disk. The calling thread commits the queue itself once it holds the
+     * directory's lock, unless the thread that held it before already committed this row with its own
+     * (group commit). Waits uninterruptibly; an interrupt that was pending, or arrives meanwhile, is
+     * kept for the caller (see the class comment).
      */
     long append(ObjectNode fields, boolean durable) throws IOException {
         Pending p = new Pending(fields, durable, new CompletableFuture<>());
@@ -118,15 +121,60 @@ final class ChainedJsonLines implements AutoCloseable {
                 throw new IOException("the journal is closed");
             }
             queue.add(p);
-            queue.notifyAll();
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            commitQueued(p);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
         }
         try {
             return p.done().join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof IOException io) {
-                throw new IOException(io.getMessage(), io);
+                // Some carry no message (ClosedByInterruptException): name the exception then.
+                throw new IOException(io.getMessage() != null ? io.getMessage() : io.getClass().getSimpleName(), io);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Takes the lock and, unless {@code mine} was committed meanwhile by the thread that held it
+     * before, commits every queued row in one batch ({@code mine} null: in any case). A batch that
+     * cannot get the lock fails.
+     */
+    private void commitQueued(Pending mine) {
+        List<Pending> batch = List.of();
+        try (JournalLock.Held held = lock.acquire()) {
+            if (mine != null && mine.done().isDone()) {
+                return;
+            }
+            batch = drain();
+            commitHeld(batch);
+        } catch (IOException | RuntimeException | Error e) {
+            // An Error here (say, out of memory) must not leave rows waiting for ever, nor let rows go on after it.
+            if (e instanceof Error) {
+                stopped = files.active() + ": the journal writer failed (" + e + "); the journal accepts no more rows until Postern is restarted";
+            }
+            IOException failure = e instanceof IOException io ? io : new IOException(String.valueOf(stopped == null ? e : stopped), e);
+            fail(batch, failure);
+            if (mine != null && !mine.done().isDone()) {
+                synchronized (queue) {
+                    queue.remove(mine);
+                }
+                mine.done().completeExceptionally(failure);
+            }
+        }
+    }
+
+    private List<Pending> drain() {
+        synchronized (queue) {
+            List<Pending> batch = new ArrayList<>(queue);
+            queue.clear();
+            return batch;
         }
     }
 
@@ -144,40 +192,14 @@ final class ChainedJsonLines implements AutoCloseable {
         return forcedThrough;
     }
 
-    private void writeLoop() {
-        while (true) {
-            List<Pending> batch;
-            synchronized (queue) {
-                while (queue.isEmpty() && !closing) {
-                    try {
-                        queue.wait();
-                    } catch (InterruptedException e) {
-                        // Nothing interrupts this thread on purpose; it stops only when closed and drained.
-                    }
-                }
-                if (queue.isEmpty()) {
-                    return;
-                }
-                batch = new ArrayList<>(queue);
-                queue.clear();
-            }
-            try {
-                commit(batch);
-            } catch (Throwable t) {
-                // An Error here (say, out of memory) must not leave callers waiting for ever, nor let rows go on after it.
-                stopped = files.active() + ": the journal writer failed (" + t + "); the journal accepts no more rows until Postern is restarted";
-                fail(batch, new IOException(stopped, t));
-            }
-        }
-    }
-
-    private void commit(List<Pending> batch) {
+    /** Under the lock: writes {@code batch}, or fails it if this file has stopped. */
+    private void commitHeld(List<Pending> batch) throws IOException {
         String why = stopped;
         if (why != null) {
             fail(batch, new IOException(why));
             return;
         }
-        try (JournalLock.Held held = lock.acquire()) {
+        try {
             syncHead();
             commitLocked(batch, false);
         } catch (IOException | RuntimeException e) {
@@ -285,13 +307,19 @@ final class ChainedJsonLines implements AutoCloseable {
 
     /** Cuts the file back to {@code offset} after a failed write; if even that fails, stops the file for good. */
     private void cutBack(long offset, IOException cause) {
-        try {
-            channel.truncate(offset);
-            channel.force(false);
+        // Through a RandomAccessFile, which no interrupt can close: the interrupt that failed the write
+        // may still be pending, and a cut back that failed would stop the journal for good.
+        try (RandomAccessFile file = new RandomAccessFile(files.active().toFile(), "rw")) {
+            file.setLength(offset);
+            file.getFD().sync();
         } catch (IOException | RuntimeException e) {
-            stopped = files.active() + ": a failed write (" + cause.getMessage() + ") could not be cut back to byte " + offset
-                    + " (" + e.getMessage() + "); the journal accepts no more rows until Postern is restarted";
+            stopped = files.active() + ": a failed write (" + describe(cause) + ") could not be cut back to byte " + offset
+                    + " (" + describe(e) + "); the journal accepts no more rows until Postern is restarted";
         }
+    }
+
+    private static String describe(Exception e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /**
@@ -301,7 +329,7 @@ final class ChainedJsonLines implements AutoCloseable {
     private void syncHead() throws IOException {
         Path active = files.active();
         Object key = currentKey(active);
-        if (channel == null || key == null || !key.equals(fileKey)) {
+        if (channel == null || !channel.isOpen() || !reader.isOpen() || key == null || !key.equals(fileKey)) {
             closeFile();
             openFile();
             knownSize = -1;
@@ -413,26 +441,20 @@ final class ChainedJsonLines implements AutoCloseable {
                 return;
             }
             closing = true;
-            queue.notifyAll();
         }
-        boolean interrupted = false;
-        while (writer.isAlive()) {
-            try {
-                writer.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        boolean interrupted = Thread.interrupted();
         try {
+            // Rows queued by appenders that have not had the lock yet: they find them committed.
+            commitQueued(null);
             checkpointAtClose();
             if (channel != null && channel.isOpen()) {
                 channel.force(false);
             }
         } finally {
             closeQuietly();
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

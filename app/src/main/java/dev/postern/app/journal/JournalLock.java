@@ -22,7 +22,7 @@ final class JournalLock implements AutoCloseable {
     private static final Map<Path, JournalLock> OPEN = new HashMap<>();
 
     private final Path file;
-    private final FileChannel channel;
+    private FileChannel channel; // replaced only under threads, when an interrupt closed it
     private final ReentrantLock threads = new ReentrantLock();
     private int users;
 
@@ -51,10 +51,24 @@ final class JournalLock implements AutoCloseable {
         }
     }
 
-    /** Blocks until this thread holds the directory against every other thread and process; close the result to let go. */
+    /**
+     * Blocks until this thread holds the directory against every other thread and process; close the
+     * result to let go. The caller sets a pending interrupt aside first: an interrupt closes the
+     * channel ({@link ChainedJsonLines} does so around every batch). A channel an earlier interrupt
+     * closed is reopened here (no thread of this JVM holds the OS lock then: they all take
+     * {@code threads} first).
+     */
     Held acquire() throws IOException {
         threads.lock();
         try {
+            synchronized (OPEN) {
+                if (!channel.isOpen()) {
+                    if (users == 0) {
+                        throw new IOException(file + ": the journal lock is closed");
+                    }
+                    channel = FileChannel.open(file, StandardOpenOption.WRITE);
+                }
+            }
             return new Held(channel.lock());
         } catch (IOException | RuntimeException e) {
             threads.unlock();

@@ -179,6 +179,58 @@ class ChainedJsonLinesTest {
         assertEquals(9, Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
+    @Test
+    void aCallerWithAPendingInterruptWritesItsRowItselfAndKeepsTheInterrupt() throws Exception {
+        try (ChainedJsonLines journal = lines(1 << 20)) {
+            Thread.currentThread().interrupt();
+            long seq;
+            try {
+                seq = journal.append(row("while interrupted"), true);
+            } finally {
+                assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+            }
+            assertEquals(1, seq);
+            assertEquals(1, journal.forcedThrough(), "the row was forced before append returned");
+            assertEquals(2, journal.append(row("after"), true), "the channel was not closed by the interrupt");
+        }
+        assertTrue(Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
+    }
+
+    @Test
+    void interruptsDuringAppendsFailAtMostTheirOwnBatchAndTheJournalReopensAndGoesOn() throws Exception {
+        int attempts = 3_000;
+        List<Long> written = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        try (ChainedJsonLines journal = lines(1 << 20)) {
+            Thread appender = new Thread(() -> {
+                for (int i = 0; i < attempts; i++) {
+                    try {
+                        written.add(journal.append(row("row " + i), i % 2 == 0));
+                    } catch (IOException e) {
+                        failures.add(e.getMessage());
+                    }
+                }
+            });
+            appender.start();
+            while (appender.isAlive()) {
+                appender.interrupt(); // at whatever point of an append it lands: lock, head check, write or force
+                Thread.onSpinWait();
+            }
+            appender.join();
+            assertFalse(failures.isEmpty(), "precondition: some interrupt landed inside an append's I/O and failed it");
+            assertFalse(failures.stream().anyMatch(m -> m.contains("no more rows")), "no interrupt stopped the journal: " + failures);
+            long next = journal.append(row("after the interrupts"), true);
+            written.add(next);
+        }
+        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
+        assertTrue(verdict.intact(), "the chain is whole: " + verdict);
+        assertEquals(written.size(), verdict.rows(), "every returned row is there and no failed one is ("
+                + failures.size() + " of " + attempts + " appends failed)");
+        for (int i = 0; i < written.size(); i++) {
+            assertEquals(i + 1L, written.get(i), "seqs run without a gap");
+        }
+    }
+
     /** POSIX frees every lock a process holds on a file when any descriptor of it closes: one channel per JVM, counted. */
     @Test
     void bothJournalsOfADirectoryShareOneLockChannelThatOutlivesEitherOfThem() throws Exception {

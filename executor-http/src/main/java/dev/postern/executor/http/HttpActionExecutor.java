@@ -32,9 +32,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
@@ -79,7 +76,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
     private final CheckingDnsResolver.Lookup lookup;
     private final CloseableHttpClient publicOnly;
     private final CloseableHttpClient privateAllowed;
-    private final ScheduledThreadPoolExecutor deadlines;
+    private final Deadlines deadlines;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Clients for targets with their own trust store; guarded by itself. A store that failed to load is not kept. */
     private final Map<TrustKey, CloseableHttpClient> trusting = new HashMap<>();
@@ -96,12 +93,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         Objects.requireNonNull(tls, "tls");
         this.publicOnly = Clients.build(new CheckingDnsResolver(lookup, false), tls);
         this.privateAllowed = Clients.build(new CheckingDnsResolver(lookup, true), tls);
-        this.deadlines = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "postern-http-deadline");
-            t.setDaemon(true);
-            return t;
-        });
-        this.deadlines.setRemoveOnCancelPolicy(true);
+        this.deadlines = new Deadlines("postern-http-deadline");
     }
 
     @Override
@@ -167,10 +159,10 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         request.setConfig(requestConfig(Timeout.ofMilliseconds(millis)));
 
         Abort abort = new Abort(request);
-        ScheduledFuture<?> deadline = null;
+        Deadlines.Deadline deadline = null;
         try {
             cancellation.onCancel(() -> abort.fire(FailureCode.CANCELLED));
-            deadline = deadlines.schedule(() -> abort.fire(FailureCode.TIMEOUT), millis, TimeUnit.MILLISECONDS);
+            deadline = deadlines.after(millis, () -> abort.fire(FailureCode.TIMEOUT));
             return exchange(client, request, target, mask);
         } catch (IOException | RuntimeException e) {
             request.cancel();
@@ -178,7 +170,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         } finally {
             abort.finish();
             if (deadline != null) {
-                deadline.cancel(false);
+                deadline.cancel();
             }
         }
     }
@@ -368,7 +360,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 trusting.values().forEach(c -> c.close(CloseMode.IMMEDIATE));
                 trusting.clear();
             }
-            deadlines.shutdownNow();
+            deadlines.close();
         }
     }
 
