@@ -52,7 +52,7 @@ public final class ConnectCheck {
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             String where = "/http/targets/" + i + "/baseUrl";
-            String host = t.origin().host().replaceAll("^\\[|]$", "");
+            String host = t.origin().host();
             try {
                 InetAddress address = InetAddress.getByName(host);
                 if (!t.allowPrivateAddresses() && !DeepCheck.isPublic(address)) {

@@ -203,14 +203,14 @@ public final class DeepCheck {
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             String where = "/http/targets/" + i + "/baseUrl";
-            if (!names.covers(unbracketed(t.origin().host()))) {
+            if (!names.covers(t.origin().host())) {
                 continue;
             }
             try {
-                for (InetAddress a : InetAddress.getAllByName(unbracketed(t.origin().host()))) {
+                for (InetAddress a : InetAddress.getAllByName(t.origin().host())) {
                     if (!t.allowPrivateAddresses() && !isPublic(a)) {
                         out.add(Finding.error("private-address-without-opt-in", where, "target " + t.name() + ": "
-                                + t.origin().host() + (unbracketed(t.origin().host()).equals(a.getHostAddress()) ? " is" : " resolves to "
+                                + t.origin().host() + (t.origin().host().equals(a.getHostAddress()) ? " is" : " resolves to "
                                 + a.getHostAddress() + ",") + " a non-public address; calls are refused"
                                 + " at connect time unless the target says \"allowPrivateAddresses\": true"));
                         break;
