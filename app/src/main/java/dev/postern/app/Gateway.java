@@ -189,7 +189,11 @@ public final class Gateway {
                 config.approvalTimeout(), journal);
     }
 
-    private static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
+    /**
+     * As above, with the tool catalog the caller got from {@link #catalog} (a test that runs thousands
+     * of sessions on one config builds it once) or, for {@code mcp-stdio}, from the config gate.
+     */
+    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {

@@ -6,8 +6,10 @@ import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.model.Policy;
+import dev.postern.policy.outcome.SqlRowsOutcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.protocol.approval.RequestStateCodec;
 import dev.postern.protocol.tools.ToolResults;
@@ -30,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * The real gateway ({@link Gateway}'s own wiring, with this test's {@link Approvals} on a clock the
  * test moves) on its own thread, driven line by line like a live client: the test writes a
  * line, reads what the gateway wrote, and answers questions by the ids the gateway chose. Recording
- * executors sit at the seam under execution. Not thread-safe; one test at a time.
+ * executors sit at the seam under execution (for SQL, unless the test asks for the real executor).
+ * Not thread-safe; one test at a time.
  */
 final class ApprovalLiveSession implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +41,9 @@ final class ApprovalLiveSession implements AutoCloseable {
 
     final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
     final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();
+    /** Answers every statement with no columns, no rows and one row affected. */
+    final RecordingExecutor<AuthorizedSqlStatement> sql = new RecordingExecutor<>(AuthorizedSqlStatement.class,
+            permit -> new SqlRowsOutcome(permit.database().name(), permit.statement().name(), List.of(), List.of(), 1, false));
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final BlockingQueue<String> out = new LinkedBlockingQueue<>();
     private final PipedOutputStream in;
@@ -50,13 +56,21 @@ final class ApprovalLiveSession implements AutoCloseable {
 
     ApprovalLiveSession(Path journalDir, Policy policy, RequestStateCodec states, Duration approvalTimeout, int maxInFlight)
             throws IOException {
+        this(SessionHarness.config(journalDir, policy, maxInFlight), states, approvalTimeout, true);
+    }
+
+    /**
+     * A session on {@code config}; with {@code recordSql} false, SQL permits go to the registered
+     * executor, which connects to the config's database with the config's credentials.
+     */
+    ApprovalLiveSession(GatewayConfig config, RequestStateCodec states, Duration approvalTimeout, boolean recordSql)
+            throws IOException {
         PipedInputStream stdin = new PipedInputStream(1 << 16);
         this.in = new PipedOutputStream(stdin);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        GatewayConfig config = SessionHarness.config(journalDir, policy, maxInFlight);
         this.journal = Gateway.journal(config, diagnostics);
         Approvals approvals = new Approvals(states, approvalTimeout, journal);
-        List<ActionExecutor<?>> executors = List.of(http, ssh);
+        List<ActionExecutor<?>> executors = recordSql ? List.of(http, ssh, sql) : List.of(http, ssh);
         this.exit = CompletableFuture.supplyAsync(() -> Gateway.run(config, journal, executors, ToolResults.DEFAULT_MAX_RESULT_BYTES,
                 approvals, stdin, new LineSink(out), diagnostics, session -> { }));
     }

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.config.CredentialSource;
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.fixtures.LocalPostgres;
+import dev.postern.policy.action.SqlArgument;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -15,11 +19,17 @@ import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.model.SshHost;
 import dev.postern.protocol.approval.RequestStateCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,9 +45,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Human approval through the real session loop with scripted clients in both eras: only an explicit
- * accept runs the action, exactly once; every other ending runs nothing, counted at the recording
- * executors; the session keeps serving while a human decides.
+ * Human approval through the real session loop with scripted clients in both eras, for an HTTP
+ * {@code confirm} method, an SSH command and an SQL statement marked {@code confirm}: only an
+ * explicit accept runs the action, exactly once; every other ending runs nothing, counted at the
+ * recording executors (and, for one SQL case, at a real PostgreSQL); the session keeps serving while a
+ * human decides.
  */
 class ApprovalSessionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -391,6 +403,152 @@ class ApprovalSessionTest {
         s.send(call.toString());
         assertEquals(-32602, s.receive().path("error").path("code").asInt());
         assertEquals(0, s.http.count());
+    }
+
+    // ---- sql_query: a statement marked confirm ----
+
+    private static final String PLACE_ORDER = "INSERT INTO orders (sku, qty) VALUES (:sku, :qty)";
+
+    /** A database whose one statement, an INSERT, needs a human's approval; the agent's role never shows. */
+    static Policy sqlPolicy(String host, int port) {
+        return Policy.of(new SqlDatabase("shop", host, port, "shop", "agent_rw", new CredentialRef("shop-db"),
+                SqlDatabase.Tls.disabled(), true, Duration.ofSeconds(5), 10, 4096, List.of(
+                        new SqlStatementSpec("place-order", PLACE_ORDER,
+                                Map.of("sku", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 32),
+                                        "qty", new ParamSpec.IntegerParam(1, 100)), false, true))));
+    }
+
+    private ApprovalLiveSession startSql() throws Exception {
+        session = new ApprovalLiveSession(SessionHarness.config(dir, sqlPolicy("127.0.0.1", 5432), 4),
+                RequestStateCodec.withFreshKey(Duration.ofSeconds(60), clock, 100), Duration.ofSeconds(30), true);
+        return session;
+    }
+
+    private static String placeOrder(int id, String sku, int qty, String meta) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{" + meta
+                + "\"name\":\"sql_query\",\"arguments\":{\"database\":\"shop\",\"statement\":\"place-order\","
+                + "\"args\":{\"sku\":" + JSON.valueToTree(sku) + ",\"qty\":" + qty + "}}}}";
+    }
+
+    /** The question names the database, the statement, its SQL and each value as bound; never the host or the role. */
+    private static void assertShowsTheStatementAndItsValues(String message, String sku, int qty) {
+        for (String line : List.of("tool: sql_query", "database: shop", "statement: place-order", "sql: " + PLACE_ORDER,
+                "value qty: " + qty, "value sku: " + JSON.valueToTree(sku))) {
+            assertTrue(message.contains("\n" + line + "\n"), "the question shows \"" + line + "\": " + message);
+        }
+        assertFalse(message.contains("127.0.0.1") || message.contains("agent_rw") || message.contains("shop-db"), message);
+    }
+
+    private void startSqlHandshake(ApprovalLiveSession s) {
+        s.send(initialize("2025-11-25", "{\"elicitation\":{}}"));
+        assertEquals("2025-11-25", s.receive().path("result").path("protocolVersion").asText());
+        s.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    }
+
+    @Test
+    void anSqlStatementMarkedConfirmIsAskedAboutWithItsValuesAndRunsOnceWhenAccepted() throws Exception {
+        ApprovalLiveSession s = startSql();
+        startSqlHandshake(s);
+        s.send(placeOrder(2, "mug \"blue\"", 3, ""));
+        JsonNode question = s.receive();
+        assertEquals("elicitation/create", question.path("method").asText(), question.toString());
+        assertShowsTheStatementAndItsValues(question.path("params").path("message").asText(), "mug \"blue\"", 3);
+        assertEquals(0, s.sql.count(), "nothing runs before the answer");
+        s.send(answer(question, ACCEPT));
+        JsonNode result = s.receive();
+        assertEquals(2, result.path("id").asInt());
+        assertFalse(result.path("result").path("isError").asBoolean(true), result.toString());
+        assertEquals(1, s.sql.count());
+        assertEquals(List.of(new SqlArgument.Text("mug \"blue\""), new SqlArgument.Whole(3)), s.sql.attempts().get(0).boundValues());
+        assertEquals(ExitStatus.OK, s.endInput());
+        assertEquals(1, s.sql.count(), "and never again");
+    }
+
+    @Test
+    void aDeclinedSqlStatementReachesNoExecutor() throws Exception {
+        ApprovalLiveSession s = startSql();
+        startSqlHandshake(s);
+        s.send(placeOrder(2, "mug", 1, ""));
+        JsonNode question = s.receive();
+        assertShowsTheStatementAndItsValues(question.path("params").path("message").asText(), "mug", 1);
+        s.send(answer(question, "{\"action\":\"decline\"}"));
+        assertEquals("approval.declined", toolErrorRule(s.receive()));
+        assertTrue(s.silentFor(Duration.ofMillis(300)), "no second question");
+        assertEquals(ExitStatus.OK, s.endInput());
+        assertEquals(0, s.sql.count());
+    }
+
+    @Test
+    void statelessSqlConfirmAsksWithTheStatementAndValuesRunsOnceOnAcceptAndNeverOnDecline() throws Exception {
+        ApprovalLiveSession s = startSql();
+        String meta = STATELESS_META + ",";
+        s.send(placeOrder(1, "mug", 2, meta));
+        JsonNode asked = s.receive().path("result");
+        assertEquals("input_required", asked.path("resultType").asText(), asked.toString());
+        assertShowsTheStatementAndItsValues(asked.path("inputRequests").path("approval").path("params").path("message").asText(), "mug", 2);
+        assertEquals(0, s.sql.count(), "the first leg runs nothing");
+        String retry = retry(ACCEPT, asked.path("requestState").asText());
+        s.send(placeOrder(2, "mug", 2, meta + retry.substring(1) + ","));
+        JsonNode done = s.receive().path("result");
+        assertEquals("complete", done.path("resultType").asText(), done.toString());
+        assertFalse(done.path("isError").asBoolean(true), done.toString());
+        assertEquals(1, s.sql.count());
+        assertEquals(List.of(new SqlArgument.Text("mug"), new SqlArgument.Whole(2)), s.sql.attempts().get(0).boundValues());
+
+        s.send(placeOrder(3, "plate", 5, meta));
+        JsonNode again = s.receive().path("result");
+        assertShowsTheStatementAndItsValues(again.path("inputRequests").path("approval").path("params").path("message").asText(), "plate", 5);
+        String decline = retry("{\"action\":\"decline\"}", again.path("requestState").asText());
+        s.send(placeOrder(4, "plate", 5, meta + decline.substring(1) + ","));
+        assertEquals("approval.declined", toolErrorRule(s.receive()));
+        assertEquals(1, s.sql.count(), "the declined statement never ran");
+    }
+
+    @Test
+    void withARealDatabaseADeclinedInsertLeavesTheTableUnchangedAndAnAcceptedOneInsertsOneRow() throws Exception {
+        try (LocalPostgres pg = LocalPostgres.start()) {
+            String password = "approval-db-password-7f3a";
+            pg.psql("postgres", "CREATE DATABASE shop");
+            pg.psql("shop", "CREATE ROLE agent_rw LOGIN PASSWORD '" + password + "';"
+                    + " CREATE TABLE orders (sku text NOT NULL, qty int NOT NULL); GRANT SELECT, INSERT ON orders TO agent_rw");
+            Path secret = dir.resolve("db-password");
+            Files.writeString(secret, password);
+            Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+            GatewayConfig config = new GatewayConfig(dir.resolve("postern.json"), sqlPolicy(pg.host(), pg.port()), 1 << 20, 4,
+                    dir.resolve("journal"), GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES,
+                    Map.of(new CredentialRef("shop-db"), new CredentialSource.File(secret)), Optional.empty(), false, "0".repeat(64));
+            session = new ApprovalLiveSession(config, RequestStateCodec.withFreshKey(Duration.ofSeconds(60), clock, 100),
+                    Duration.ofSeconds(30), false);
+            ApprovalLiveSession s = session;
+            startSqlHandshake(s);
+            long connectionsBefore = pg.connectionsOf("agent_rw");
+
+            s.send(placeOrder(2, "declined-sku", 1, ""));
+            s.send(answer(s.receive(), "{\"action\":\"decline\"}"));
+            assertEquals("approval.declined", toolErrorRule(s.receive()));
+            assertEquals(List.of(), rows(pg), "the declined INSERT left the table as it was");
+            assertEquals(connectionsBefore, pg.connectionsOf("agent_rw"), "and opened no connection:\n" + pg.logText());
+            assertFalse(pg.logText().contains("declined-sku"), "the server never saw its value");
+
+            s.send(placeOrder(3, "accepted-sku", 2, ""));
+            s.send(answer(s.receive(), ACCEPT));
+            JsonNode result = s.receive();
+            assertFalse(result.path("result").path("isError").asBoolean(true), result.toString());
+            assertEquals(ExitStatus.OK, s.endInput());
+            assertEquals(List.of("accepted-sku x2"), rows(pg), "the accepted INSERT ran exactly once");
+        }
+    }
+
+    /** The orders table's rows, read as the superuser. */
+    private static List<String> rows(LocalPostgres pg) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(pg.jdbcUrl("shop"), LocalPostgres.SUPERUSER, pg.superuserPassword());
+             ResultSet r = c.createStatement().executeQuery("SELECT sku, qty FROM orders ORDER BY sku")) {
+            while (r.next()) {
+                out.add(r.getString(1) + " x" + r.getInt(2));
+            }
+        }
+        return out;
     }
 
     /** A clock the test moves by hand. */

@@ -201,6 +201,25 @@ class AuditVerifyTest {
     }
 
     @Test
+    void aJournalDirectoryThatDoesNotExistIsNoJournalHereAndFailsTheCheckLikeAnEmptyOne() {
+        Path absent = dir.resolve("absent");
+        Run run = cli("audit", "verify", absent.toString());
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertEquals("no journal here: " + absent + " does not exist\n", run.out);
+        assertEquals("postern audit verify: no journal here: " + absent + " does not exist\n", run.err,
+                "one line naming the path, not the usage text");
+    }
+
+    @Test
+    void aJournalFileGivenForItsDirectoryIsAUsageError() throws Exception {
+        new SessionHarness(dir).run(SessionHarness.INIT);
+        Path file = dir.resolve("decisions.jsonl");
+        Run run = cli("audit", "verify", file.toString());
+        assertEquals(ExitStatus.USAGE, run.exit, run.toString());
+        assertTrue(run.err.startsWith("postern audit: " + file + " is not a directory; give the journal directory"), run.err);
+    }
+
+    @Test
     void anInterruptedActionIsListedWithoutFailingTheCheck() throws Exception {
         try (FileAuditJournal journal = FileAuditJournal.open(dir, System.err, Gateway.journalRows())) {
             dev.postern.policy.Decision d = new dev.postern.policy.PolicyEngine(SessionHarness.policy()).decide(
@@ -236,9 +255,6 @@ class AuditVerifyTest {
         assertEquals(ExitStatus.USAGE, cli("audit", "check", dir.toString()).exit);
         assertEquals(ExitStatus.USAGE, cli("audit", "verify").exit);
         assertEquals(ExitStatus.USAGE, cli("audit", "verify", dir.toString(), "extra").exit);
-        Run absent = cli("audit", "verify", dir.resolve("absent").toString());
-        assertEquals(ExitStatus.USAGE, absent.exit);
-        assertTrue(absent.err.contains("no journal directory at"), absent.err);
         Run help = cli("audit", "verify", "--help");
         assertEquals(ExitStatus.OK, help.exit);
         assertTrue(help.out.startsWith("usage: postern audit verify DIR"), help.out);

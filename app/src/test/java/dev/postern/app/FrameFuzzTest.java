@@ -1,6 +1,7 @@
 package dev.postern.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.AuthorizedHttpRequest;
@@ -16,23 +18,29 @@ import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.model.Policy;
-import dev.postern.policy.port.Cancellation;
-import dev.postern.protocol.mcp.Inbound;
-import dev.postern.protocol.mcp.McpServer;
-import dev.postern.protocol.mcp.ServerInfo;
+import dev.postern.policy.outcome.ExecutionFailure;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.outcome.Outcome;
+import dev.postern.policy.port.Rejection;
 import dev.postern.protocol.tools.ToolCatalog;
-import dev.postern.transport.EndOfInput;
-import dev.postern.transport.Frame;
-import dev.postern.transport.FrameReader;
-import dev.postern.transport.FramingError;
-import dev.postern.transport.ReadResult;
-import java.io.ByteArrayInputStream;
+import dev.postern.protocol.tools.ToolResults;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -41,14 +49,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Mutated frames (byte, token and structure mutations of valid frames of both eras, with
- * non-finite and huge numbers put in every field) through the in-process pipeline: the real
- * transport reader, McpServer, PolicyEngine and Dispatcher, with recording executors at the seam.
- * For every frame: nothing thrown anywhere; every executor attempt comes from an exactly valid,
- * permitted call whose fields it carries (checked against an independent strict reading of the
- * frame); each permitted call reaches the executor exactly once and a rejected one never.
+ * non-finite and huge numbers put in every field) through {@link Gateway}'s own wiring — the real
+ * transport reader and writer, McpServer, ToolCallService, PolicyEngine, Dispatcher and
+ * StdioSession — with recording executors substituted at the registration point and the journal in
+ * memory. For every session: nothing thrown anywhere, and it ends as documented; every executor
+ * attempt is the permit of its own intent row, an action the policy permits, from an exactly valid
+ * call whose fields it carries (checked against an independent strict reading of the frame the
+ * journal names); each permitted call reaches the executor exactly once and a rejected one never.
  *
- * <p>Seeded and reproducible: {@code -Dpostern.fuzz.seed=N} and {@code -Dpostern.fuzz.frames=N}
- * (default 100,000); a failure names the seed, the frame and its hex.
+ * <p>Seeded: {@code -Dpostern.fuzz.seed=N} and {@code -Dpostern.fuzz.frames=N} (default 100,000);
+ * a failure names the seed, the session and the frame with its hex. The frames are the same on every
+ * run; which of them a session reads can vary only where a mutated id meets a call still in flight
+ * (the session then closes, as it must), and every check holds either way.
  */
 class FrameFuzzTest {
     static final long SEED = Long.getLong("postern.fuzz.seed", 0x5EED_0017L);
@@ -89,13 +101,15 @@ class FrameFuzzTest {
     }
 
     private final Policy policy = SessionHarness.policy();
-    private final ToolCatalog catalog = new ToolCatalog(Gateway.kinds(), policy);
-    private final PolicyEngine engine = new PolicyEngine(policy);
-    private final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
-    private final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();
-    private final Dispatcher dispatcher = new Dispatcher(List.of(http, ssh));
+    /** The config every session runs on; its journal directory is never opened (the journal is in memory). */
+    private final GatewayConfig config = SessionHarness.config(Path.of("in-memory-journal"), policy, 4);
+    /** Built once by Gateway, as mcp-stdio builds it once per process. */
+    private final ToolCatalog catalog = Gateway.catalog(config);
+    /** The independent re-check of every executor attempt: the engine Gateway builds for this config. */
+    private final PolicyEngine engine = Gateway.policyEngine(config);
 
     private int accepted;
+    private int permitted;
     private int rejected;
     private int sessions;
 
@@ -127,6 +141,14 @@ class FrameFuzzTest {
                 + meta + "}}";
     }
 
+    /**
+     * Gives each tools/call of a seed its own id (7 and 8 become {@code 100 + 2n} and {@code 101 + 2n}),
+     * so calls in one session never share an id while in flight, which would close it.
+     */
+    static String withIds(String seed, int n) {
+        return seed.replace("\"id\":7", "\"id\":" + (100 + 2 * n)).replace("\"id\":8", "\"id\":" + (101 + 2 * n));
+    }
+
     @Test
     void mutatedFramesNeverEscapeAndOnlyExactlyValidPermittedCallsReachAnExecutorOnceEach() {
         Random random = new Random(SEED);
@@ -136,110 +158,125 @@ class FrameFuzzTest {
             for (String seed : seeds(o)) {
                 for (String path : paths(seed)) {
                     for (String number : HOSTILE_NUMBERS) {
-                        Session s = new Session(o);
-                        s.feed(replaceAt(seed, path, number));
-                        frames++;
+                        frames += new FuzzSession(o).run(List.of(replaceAt(withIds(seed, 0), path, number)).iterator());
                     }
                 }
             }
         }
         while (frames < FRAMES) {
             Opening o = Opening.values()[random.nextInt(Opening.values().length)];
-            Session s = new Session(o);
             List<String> seeds = seeds(o);
-            for (int i = 0; i < 40 && !s.closed && frames < FRAMES; i++) {
-                s.feed(mutate(seeds.get(random.nextInt(seeds.size())), random));
-                frames++;
-            }
+            int budget = Math.min(40, FRAMES - frames);
+            // Lines are made only as the gateway reads them: a session that closes stops drawing from the seed.
+            frames += new FuzzSession(o).run(new Iterator<>() {
+                int made;
+
+                @Override
+                public boolean hasNext() {
+                    return made < budget;
+                }
+
+                @Override
+                public byte[] next() {
+                    return mutate(withIds(seeds.get(random.nextInt(seeds.size())), made++), random);
+                }
+            });
         }
-        assertTrue(accepted > 1000, "the fuzzer must also produce accepted calls (seed " + SEED + "): " + accepted);
+        // A call admitted just before a closing line is decided and journaled but cancelled unrun, so fewer run
+        // than are permitted; the single-frame sessions above run theirs whatever the timing.
+        assertTrue(permitted > 1000, "the fuzzer must also produce permitted calls (seed " + SEED + "): " + permitted);
+        assertTrue(accepted > 100, "and calls that reach an executor (seed " + SEED + "): " + accepted);
         assertTrue(rejected > 10_000, "and rejected ones (seed " + SEED + "): " + rejected);
-        assertEquals(accepted, http.count() + ssh.count(), "seed " + SEED);
     }
 
-    /** One in-process session: a fresh McpServer in the given era. */
-    private final class Session {
+    /**
+     * One session through {@link Gateway}'s own wiring (McpServer, ToolCallService, PolicyEngine,
+     * Dispatcher, StdioSession, FrameReader and FrameWriter) with recording executors substituted and
+     * the journal in memory; its lines come one at a time, as the gateway reads them.
+     */
+    private final class FuzzSession {
         final Opening opening;
-        final McpServer mcp = new McpServer(catalog, new ServerInfo("postern", "fuzz"), 1 << 20);
-        boolean closed;
+        final RecordingExecutor<AuthorizedHttpRequest> http = RecordingExecutor.http();
+        final RecordingExecutor<AuthorizedSshCommand> ssh = RecordingExecutor.ssh();
+        final RecordingAuditJournal journal = new RecordingAuditJournal();
+        LineGate input;
 
-        Session(Opening opening) {
+        FuzzSession(Opening opening) {
             this.opening = opening;
             sessions++;
-            if (opening.version != null) {
-                must(mcp.receive(Frame.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-                        + opening.version + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}")), Inbound.Respond.class);
-                must(mcp.receive(Frame.of("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")), Inbound.Ignore.class);
-            }
         }
 
-        void feed(byte[] line) {
-            ByteArrayOutputStream withEnd = new ByteArrayOutputStream();
-            withEnd.writeBytes(line);
-            withEnd.write('\n');
-            FrameReader reader = new FrameReader(new ByteArrayInputStream(withEnd.toByteArray()), 1 << 20);
+        /** Runs the session to its end over {@code lines}; returns how many of them the gateway read. */
+        int run(Iterator<byte[]> lines) {
+            List<byte[]> prefix = opening.version == null ? List.of() : List.of(
+                    ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + opening.version
+                            + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}").getBytes(StandardCharsets.UTF_8),
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}".getBytes(StandardCharsets.UTF_8));
+            input = new LineGate(prefix, lines);
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+            ExitStatus exit;
             try {
-                while (!closed) {
-                    ReadResult read = reader.next();
-                    if (read instanceof EndOfInput) {
-                        return;
-                    }
-                    if (read instanceof FramingError e) {
-                        must(mcp.receive(e), Inbound.Close.class);
-                        closed = true;
-                        rejected++;
-                        return;
-                    }
-                    Frame frame = (Frame) read;
-                    carryOut(frame, mcp.receive(frame));
-                }
-            } catch (AssertionError e) {
-                throw e;
+                exit = Gateway.run(config, journal, List.of(http, ssh), ToolResults.DEFAULT_MAX_RESULT_BYTES, () -> catalog,
+                        Gateway.approvals(config, journal, Clock.systemUTC()), input, stdout,
+                        new PrintStream(stderr, true, StandardCharsets.UTF_8), session -> { });
             } catch (Throwable t) {
-                throw new AssertionError(where(line) + ": " + t, t);
+                throw new AssertionError(where() + ": " + t, t);
             }
+            String diagnostics = stderr.toString(StandardCharsets.UTF_8);
+            assertTrue(exit == ExitStatus.OK || exit == ExitStatus.PROTOCOL_ERROR, () -> exit + " " + diagnostics + where());
+            assertFalse(diagnostics.contains("internal error") || diagnostics.contains("fatal"), () -> diagnostics + where());
+            check();
+            return input.served();
         }
 
-        private void carryOut(Frame frame, Inbound inbound) {
-            if (inbound instanceof Inbound.Close) {
-                closed = true;
-                rejected++;
-            } else if (inbound instanceof Inbound.Execute e) {
-                execute(frame, e);
-            } else if (inbound instanceof Inbound.Batch b) {
-                for (Inbound part : b.parts()) {
-                    if (part instanceof Inbound.Execute e) {
-                        execute(frame, e);
-                    } else {
-                        rejected++;
-                    }
+        /**
+         * What reached the executors against what the gateway decided and journaled: every attempt is
+         * the permit of one intent row, once; the engine permits its action; its frame, read strictly
+         * and independently, is an exactly valid call of this era carrying the permit's fields; an
+         * intent ended CANCELLED exactly when it did not run (admitted just before a closing line);
+         * every policy denial is one the engine makes, and never ran.
+         */
+        private void check() {
+            Map<String, String> frames = input.framesBySha256();
+            List<AuthorizedAction> attempts = new ArrayList<>();
+            attempts.addAll(http.attempts());
+            attempts.addAll(ssh.attempts());
+            List<RecordingAuditJournal.Intent> unmatched = new ArrayList<>(journal.intents);
+            for (AuthorizedAction attempt : attempts) {
+                RecordingAuditJournal.Intent intent = unmatched.stream().filter(i -> i.permit() == attempt).findFirst()
+                        .orElseThrow(() -> new AssertionError(where() + ": an executor ran " + attempt
+                                + " with no intent row of its own (run twice, or never journaled)"));
+                unmatched.remove(intent);
+                assertTrue(engine.decide(attempt.action()) instanceof Decision.Permit,
+                        () -> where() + ": an action the policy denies reached an executor: " + attempt);
+            }
+            for (RecordingAuditJournal.Intent intent : journal.intents) {
+                String frame = frames.get(intent.frameSha256());
+                if (frame == null) {
+                    throw new AssertionError(where() + ": a permit came from no frame the session was sent: " + intent.permit());
                 }
-            } else {
-                rejected++;
+                assertExactlyValidCall(frame, intent.permit());
+                List<Outcome> outcomes = journal.outcomes.getOrDefault(intent.seq(), List.of());
+                assertEquals(1, outcomes.size(), () -> where(frame) + ": one outcome row per intent, got " + outcomes);
+                boolean cancelledUnrun = outcomes.get(0) instanceof ExecutionFailure f && f.code() == FailureCode.CANCELLED;
+                assertEquals(unmatched.contains(intent), cancelledUnrun, () -> where(frame)
+                        + ": a permitted call runs exactly once, and its outcome row says CANCELLED only when it never ran: " + outcomes);
             }
-        }
-
-        private void execute(Frame frame, Inbound.Execute e) {
-            int before = http.count() + ssh.count();
-            Decision decision = engine.decide(e.action());
-            if (decision instanceof Decision.Deny deny) {
-                mcp.renderDenial(e.id(), deny);
-                rejected++;
-                assertEquals(before, http.count() + ssh.count(), () -> where(frame) + ": a denied call reached an executor");
-                return;
+            for (Rejection r : journal.rejections) {
+                r.action().ifPresent(action -> assertTrue(engine.decide(action) instanceof Decision.Deny,
+                        () -> where(frames.getOrDefault(r.frameSha256(), "?")) + ": journaled as denied, but the policy permits " + action));
             }
-            AuthorizedAction permit = ((Decision.Permit) decision).permit();
-            assertExactlyValidCall(frame, permit);
-            mcp.renderOutcome(e.id(), dispatcher.dispatch(permit, new Cancellation()));
-            accepted++;
-            assertEquals(before + 1, http.count() + ssh.count(), () -> where(frame) + ": a permitted call must run exactly once");
+            accepted += attempts.size();
+            permitted += journal.intents.size();
+            rejected += journal.rejections.size();
         }
 
         /** The independent check: a strict reading of the frame finds a complete, exact call in this era with the permit's fields. */
-        private void assertExactlyValidCall(Frame frame, AuthorizedAction permit) {
+        private void assertExactlyValidCall(String frame, AuthorizedAction permit) {
             JsonNode root;
             try {
-                root = ORACLE.readTree(frame.text());
+                root = ORACLE.readTree(frame);
             } catch (Exception ex) {
                 throw new AssertionError(where(frame) + ": a permit came from a frame that is not strict JSON: " + ex.getMessage());
             }
@@ -293,14 +330,107 @@ class FrameFuzzTest {
                     && s.action().args().size() == args.path("args").size();
         }
 
-        private String where(Frame frame) {
-            return where(frame.text().getBytes(StandardCharsets.UTF_8));
+        private String where() {
+            return "seed " + SEED + ", session " + sessions + " (" + opening + "), input hex " + input.servedHex(2000);
         }
 
-        private String where(byte[] line) {
-            String shown = new String(line, StandardCharsets.UTF_8);
-            return "seed " + SEED + ", session " + sessions + " (" + opening + "), frame " + (shown.length() > 400 ? shown.substring(0, 400) + "…" : shown)
+        private String where(String frame) {
+            byte[] line = frame.getBytes(StandardCharsets.UTF_8);
+            return "seed " + SEED + ", session " + sessions + " (" + opening + "), frame "
+                    + (frame.length() > 400 ? frame.substring(0, 400) + "…" : frame)
                     + " hex " + HexFormat.of().formatHex(line, 0, Math.min(line.length, 400));
+        }
+    }
+
+    /**
+     * The session's stdin: the prefix lines, then lines drawn one at a time, each handed out only when
+     * the gateway's reader has used up the one before (a read never crosses a line's end), so that
+     * {@link #served} counts exactly the lines the gateway read and a closed session draws no more.
+     */
+    static final class LineGate extends InputStream {
+        private final Iterator<byte[]> prefix;
+        private final Iterator<byte[]> lines;
+        private final List<byte[]> served = new ArrayList<>();
+        private byte[] current = new byte[0];
+        private int pos;
+
+        LineGate(List<byte[]> prefix, Iterator<byte[]> lines) {
+            this.prefix = prefix.iterator();
+            this.lines = lines;
+        }
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            if (pos == current.length) {
+                byte[] next;
+                if (prefix.hasNext()) {
+                    next = prefix.next();
+                } else if (lines.hasNext()) {
+                    next = lines.next();
+                    served.add(next);
+                } else {
+                    return -1;
+                }
+                current = Arrays.copyOf(next, next.length + 1);
+                current[next.length] = '\n';
+                pos = 0;
+            }
+            int n = Math.min(len, current.length - pos);
+            System.arraycopy(current, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+
+        /** How many drawn lines the gateway read (a line counts once its first byte was read). */
+        int served() {
+            return served.size();
+        }
+
+        /**
+         * The text of every frame the served lines hold, by the SHA-256 of its bytes: lines split at
+         * LF, a CR right before it dropped, as the journal fingerprints frames; bytes that are not
+         * UTF-8 make no frame.
+         */
+        Map<String, String> framesBySha256() {
+            Map<String, String> out = new HashMap<>();
+            for (byte[] line : served) {
+                int start = 0;
+                for (int i = 0; i <= line.length; i++) {
+                    if (i == line.length || line[i] == '\n') {
+                        int stop = i > start && line[i - 1] == '\r' ? i - 1 : i;
+                        byte[] piece = Arrays.copyOfRange(line, start, stop);
+                        try {
+                            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(piece)).toString();
+                            out.put(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(piece)), text);
+                        } catch (CharacterCodingException e) {
+                            // Not UTF-8: the reader refused it, no frame.
+                        } catch (NoSuchAlgorithmException e) {
+                            throw new AssertionError(e);
+                        }
+                        start = i + 1;
+                    }
+                }
+            }
+            return out;
+        }
+
+        String servedHex(int max) {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (byte[] line : served) {
+                all.writeBytes(line);
+                all.write('\n');
+            }
+            byte[] bytes = all.toByteArray();
+            return HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, max)) + (bytes.length > max ? "…" : "");
         }
     }
 
@@ -330,12 +460,6 @@ class FrameFuzzTest {
             }
         }
         return true;
-    }
-
-    private static void must(Inbound in, Class<? extends Inbound> type) {
-        if (!type.isInstance(in)) {
-            throw new AssertionError("expected " + type.getSimpleName() + ", got " + in);
-        }
     }
 
     // ---- mutations ----

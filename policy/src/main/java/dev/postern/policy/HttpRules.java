@@ -5,8 +5,9 @@ import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
-import dev.postern.policy.model.AsciiHosts;
 import dev.postern.policy.model.ForbiddenHeaders;
+import dev.postern.policy.model.HostSyntax;
+import dev.postern.policy.model.HttpSyntax;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
 import java.net.URI;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -31,15 +31,7 @@ import java.util.regex.Pattern;
 final class HttpRules implements Rules<HttpRequestAction> {
     static final int MAX_URL_LENGTH = HttpRequestAction.MAX_URL_LENGTH;
 
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-    private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
-    private static final Pattern NUMERIC_LABEL = Pattern.compile("[0-9]+|0[xX][0-9a-fA-F]*");
-    private static final Pattern DOTTED_QUAD =
-            Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-    private static final Pattern HOSTNAME =
-            Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
-    private static final Pattern TRAILING_HOST_DOT = Pattern.compile("(.*[^.])\\.(:[0-9]*)?");
     private static final Pattern BAD_PERCENT = Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
     private final List<HttpTarget> targets;
@@ -55,7 +47,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
 
     @Override
     public Decision decide(HttpRequestAction request) {
-        if (!METHOD.matcher(request.method()).matches()) {
+        if (!HttpSyntax.isMethod(request.method())) {
             return new Deny("http.method", "method must be upper-case letters, got \"" + printable(request.method()) + '"');
         }
         Canonical url;
@@ -141,7 +133,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
 
     private static Deny checkHeader(HeaderField h) {
         String name = h.name();
-        if (!TOKEN.matcher(name).matches()) {
+        if (!HttpSyntax.isToken(name)) {
             return new Deny("http.header.syntax", "header name must be an RFC 9110 token, got \"" + printable(name) + '"');
         }
         for (int i = 0; i < h.value().length(); i++) {
@@ -167,7 +159,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
             throw new Refusal("http.url.syntax", "url is longer than " + MAX_URL_LENGTH + " characters");
         }
         try {
-            raw = AsciiHosts.withAsciiHost(raw);
+            raw = HostSyntax.withAsciiHost(raw);
         } catch (IllegalArgumentException e) {
             throw new Refusal("http.url.syntax", "url: " + e.getMessage());
         }
@@ -189,7 +181,11 @@ final class HttpRules implements Rules<HttpRequestAction> {
         } catch (URISyntaxException e) {
             throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
         }
-        uri = withoutTrailingHostDot(uri);
+        try {
+            uri = HostSyntax.withoutTrailingDot(uri);
+        } catch (URISyntaxException e) {
+            throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
+        }
         if (!uri.isAbsolute() || uri.isOpaque()) {
             throw new Refusal("http.url.syntax", "url must be absolute, like https://host/path");
         }
@@ -207,7 +203,11 @@ final class HttpRules implements Rules<HttpRequestAction> {
         if (host == null) {
             throw new Refusal("http.url.host", "url must have a host name or address");
         }
-        host = canonicalHost(host);
+        try {
+            host = HostSyntax.canonical(host);
+        } catch (IllegalArgumentException e) {
+            throw new Refusal("http.url.host", e.getMessage());
+        }
         int port = uri.getPort() == -1 ? Origin.defaultPort(scheme) : uri.getPort();
         if (port < 1 || port > 65535) {
             throw new Refusal("http.url.port", "url port must be 1..65535, got " + port);
@@ -269,56 +269,6 @@ final class HttpRules implements Rules<HttpRequestAction> {
         }
     }
 
-    /**
-     * java.net.URI reads {@code 127.0.0.1.} as a registry authority with no host (its last label
-     * starts with a digit); drop that one trailing dot and parse again, so every check below still
-     * runs on the result. Any other host-less authority is returned as it came, to be refused.
-     */
-    private static URI withoutTrailingHostDot(URI uri) throws Refusal {
-        String authority = uri.getRawAuthority();
-        if (uri.getHost() != null || authority == null) {
-            return uri;
-        }
-        Matcher m = TRAILING_HOST_DOT.matcher(authority);
-        if (!m.matches()) {
-            return uri;
-        }
-        String rebuilt = uri.getScheme() + "://" + m.group(1) + (m.group(2) == null ? "" : m.group(2))
-                + (uri.getRawPath() == null ? "" : uri.getRawPath())
-                + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery())
-                + (uri.getRawFragment() == null ? "" : "#" + uri.getRawFragment());
-        try {
-            return new URI(rebuilt);
-        } catch (URISyntaxException e) {
-            throw new Refusal("http.url.syntax", "url is not a valid URI: " + e.getReason());
-        }
-    }
-
-    private static String canonicalHost(String host) throws Refusal {
-        if (host.startsWith("[")) {
-            if (host.indexOf('%') >= 0) {
-                throw new Refusal("http.url.host", "IPv6 zone ids are not allowed");
-            }
-            return host.substring(1, host.length() - 1).toLowerCase(Locale.ROOT);
-        }
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.endsWith(".")) {
-            h = h.substring(0, h.length() - 1);
-        }
-        String last = h.substring(h.lastIndexOf('.') + 1);
-        if (NUMERIC_LABEL.matcher(last).matches()) {
-            // WHATWG treats a host ending in a number as IPv4; only the canonical dotted quad is accepted.
-            if (!DOTTED_QUAD.matcher(h).matches()) {
-                throw new Refusal("http.url.host", "IPv4 addresses must be four decimal parts without leading zeros");
-            }
-            return h;
-        }
-        if (!HOSTNAME.matcher(h).matches()) {
-            throw new Refusal("http.url.host", "host must be an ASCII host name (IDNA form for others)");
-        }
-        return h;
-    }
-
     private static boolean hasControl(String s) {
         return s.chars().anyMatch(c -> c < 0x20 || c == 0x7f);
     }
@@ -350,9 +300,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
                 }
                 q.append(encode(p.name())).append('=').append(encode(p.value()));
             }
-            String host = origin.host().contains(":") ? '[' + origin.host() + ']' : origin.host();
-            return URI.create(origin.scheme() + "://" + host + ':' + origin.port() + path
-                    + (q.length() > 0 ? "?" + q : ""));
+            return URI.create(origin.toUrl() + path + (q.length() > 0 ? "?" + q : ""));
         }
 
         private static String encode(String s) {

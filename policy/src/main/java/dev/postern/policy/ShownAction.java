@@ -8,10 +8,19 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An action exactly as a human is asked to approve it: its kind and an ordered list of labelled
- * values (target, method and canonical URL, headers and body; host name, command and the quoted
- * command line), never a credential nor an SSH host's address (the agent's client relays the question). {@link #digest()} is a SHA-256 over every value in full, so two
- * actions that differ anywhere have different digests. Immutable.
+ * An action exactly as a human is asked to approve it: its kind (the tool's name) and an ordered list
+ * of labelled values, every value that decides what runs and never a credential nor an address the
+ * agent may not see (the agent's client relays the question). Each kind's rules build it; in order,
+ * each kind shows:
+ * <ul>
+ * <li>{@code http_request}: target, method, url (canonical), header NAME (one per header the agent set), body (when there is one)</li>
+ * <li>{@code ssh_exec}: host (its name, not its address), command, command line (every argv element single-quoted)</li>
+ * <li>{@code sql_query}: database (its name, not its host or user), statement, sql, value NAME (one per argument; text as a JSON string)</li>
+ * </ul>
+ * {@code ShownActionListTest} keeps this list honest: it fails when a kind of action has no line
+ * here, or when a line's labels are not the ones that kind's rules show. {@link #digest()} is a
+ * SHA-256 over every value in full, so two actions that differ anywhere have different digests.
+ * Immutable.
  */
 public record ShownAction(String kind, List<Field> fields) {
 

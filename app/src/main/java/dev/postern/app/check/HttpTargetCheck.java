@@ -63,7 +63,7 @@ public final class HttpTargetCheck implements KindCheck {
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             String where = "/http/targets/" + i + "/baseUrl";
-            String host = AddressFindings.unbracketed(t.origin().host());
+            String host = t.origin().host();
             try {
                 InetAddress address = InetAddress.getByName(host);
                 if (AddressRanges.refusal(address, t.allowPrivateAddresses()).isPresent()) {

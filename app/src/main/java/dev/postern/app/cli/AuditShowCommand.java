@@ -56,7 +56,9 @@ final class AuditShowCommand {
             "",
             "The chains are not checked here; run 'postern audit verify DIR' for that.",
             "",
-            "Exit status 0 when the journals were read, 6 when DIR holds no journal, 1 on a usage error.");
+            "Exit status 0 when the journals were read, 6 when DIR holds no journal or does not exist",
+            "(--follow waits for the files of a directory that exists, not for the directory), 1 on a",
+            "usage error (DIR a file, not a directory).");
 
     private static final Pattern AGO = Pattern.compile("([0-9]{1,9})([smhd])");
     private static final int BLOCK = 4096;
@@ -78,6 +80,7 @@ final class AuditShowCommand {
 
     ExitStatus run(List<String> args, Io io) {
         Path dir;
+        Optional<String> absent;
         AuditEvents.Filter filter;
         boolean follow;
         boolean json;
@@ -88,15 +91,17 @@ final class AuditShowCommand {
                 throw new Options.UsageException(words.isEmpty() ? "missing journal directory" : "unexpected argument " + words.get(1));
             }
             dir = Path.of(words.get(0)).toAbsolutePath().normalize();
-            if (!Files.isDirectory(dir)) {
-                throw new Options.UsageException("no journal directory at " + dir);
-            }
+            absent = JournalDirectoryArgument.whyNoJournal(dir);
             filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"));
             follow = o.has("--follow");
             json = o.has("--json");
         } catch (Options.UsageException e) {
             io.stderr().println("postern audit show: " + e.getMessage() + "\n\n" + HELP);
             return ExitStatus.USAGE;
+        }
+        if (absent.isPresent()) {
+            io.stderr().println("postern audit show: no journal here: " + absent.get());
+            return ExitStatus.CHECK_FAILED;
         }
         if (!follow && !Files.exists(dir.resolve("actions.jsonl")) && !Files.exists(dir.resolve("decisions.jsonl"))
                 && noSegments(dir)) {

@@ -65,8 +65,8 @@ final class AuditVerifyCommand implements Command {
                 "                    Without it, checkpoints are checked only for their place in the chain.",
                 "",
                 "Exit status 0 when both chains are intact, 6 when one is broken, a checkpoint's signature",
-                "does not verify, a journal has no checkpoint (with --public-key) or DIR holds no journal",
-                "(\"no journal here\"), 1 on a usage error.");
+                "does not verify, a journal has no checkpoint (with --public-key), or DIR holds no journal or",
+                "does not exist (\"no journal here\"), 1 on a usage error (DIR a file, not a directory).");
     }
 
     @Override
@@ -80,6 +80,7 @@ final class AuditVerifyCommand implements Command {
             return new AuditShowCommand().run(args.subList(1, args.size()), io);
         }
         Path dir;
+        Optional<String> absent;
         Optional<PublicKey> key;
         try {
             Options options = Options.parse(args, Set.of("--public-key"));
@@ -92,16 +93,19 @@ final class AuditVerifyCommand implements Command {
                 throw new Options.UsageException(words.size() < 2 ? "missing journal directory" : "unexpected argument " + words.get(2));
             }
             dir = Path.of(words.get(1)).toAbsolutePath().normalize();
-            if (!Files.isDirectory(dir)) {
-                throw new Options.UsageException("no journal directory at " + dir);
-            }
+            absent = JournalDirectoryArgument.whyNoJournal(dir);
             key = options.get("--public-key").isEmpty() ? Optional.empty() : Optional.of(publicKey(Path.of(options.get("--public-key").get())));
         } catch (Options.UsageException e) {
             io.stderr().println("postern audit: " + e.getMessage() + "\n\n" + help());
             return ExitStatus.USAGE;
         }
-        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir, key);
         PrintStream out = io.report();
+        if (absent.isPresent()) {
+            out.println("no journal here: " + absent.get());
+            io.stderr().println("postern audit verify: no journal here: " + absent.get());
+            return ExitStatus.CHECK_FAILED;
+        }
+        ChainVerifier.Result result = Gateway.chainVerifier().verify(dir, key);
         boolean unsigned = false;
         if (result.noJournal()) {
             out.println("no journal here: " + dir + " holds no decisions.jsonl or actions.jsonl");

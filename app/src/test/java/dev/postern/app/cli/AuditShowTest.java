@@ -248,6 +248,28 @@ class AuditShowTest {
     }
 
     @Test
+    void aJournalDirectoryThatDoesNotExistIsNoJournalHereWithOrWithoutFollow() {
+        Path absent = dir.resolve("absent");
+        for (List<String> extra : List.of(List.<String>of(), List.of("--follow"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("audit", "show", absent.toString()));
+            args.addAll(extra);
+            CliRun run = CliRun.of(args.toArray(String[]::new));
+            assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+            assertEquals("postern audit show: no journal here: " + absent + " does not exist\n", run.err(), run.toString());
+            assertEquals("", run.out());
+        }
+    }
+
+    @Test
+    void aJournalFileGivenForItsDirectoryIsAUsageError() throws Exception {
+        writeADay();
+        Path file = dir.resolve("actions.jsonl");
+        CliRun run = CliRun.of("audit", "show", file.toString());
+        assertEquals(ExitStatus.USAGE, run.exit, run.toString());
+        assertTrue(run.err().startsWith("postern audit show: " + file + " is not a directory"), run.err());
+    }
+
+    @Test
     void aDirectoryWithoutJournalsAndBadTimesAreRefused() throws Exception {
         CliRun none = CliRun.of("audit", "show", dir.toString());
         assertEquals(ExitStatus.CHECK_FAILED, none.exit, none.toString());

@@ -336,7 +336,18 @@ class ConfigLoaderTest {
                 Arguments.of("https://api.example.com?x=1", "query"),
                 Arguments.of("https://api.example.com#top", "fragment"),
                 Arguments.of("https:///v1", "host"),
-                Arguments.of("https://api example.com", "not a URL"));
+                Arguments.of("https://api example.com", "not a URL"),
+                // Read as a request URL's host is: a host no request could ever match is refused at load.
+                Arguments.of("http://127.000.0.1:8080", "baseUrl \"http://127.000.0.1:8080\": IPv4 addresses must be four decimal parts without leading zeros"),
+                Arguments.of("http://2130706433", "IPv4 addresses must be four decimal parts"),
+                Arguments.of("https://" + "a".repeat(64) + ".example", "host must be an ASCII host name"),
+                Arguments.of("http://[fe80::1%25eth0]:8080", "IPv6 zone ids are not allowed"));
+    }
+
+    @Test
+    void aBaseUrlWithATrailingDotAfterAnIpv4AddressIsReadAsARequestUrlIs() throws Exception {
+        Path file = write(edit(r -> target(r).put("baseUrl", "http://127.0.0.1.:8080")));
+        assertEquals("http://127.0.0.1:8080", ConfigLoader.load(file).policy().httpTargets().get(0).origin().toUrl());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What an operator does with the journals, through the packaged launcher: {@code audit show} over
  * the rotated files of several concurrent gateways (and {@code --follow} while they write); signed
  * checkpoints that catch a rewritten chain only with the public key; a rate limit that refuses calls
- * with {@code RATE_LIMITED}, a decisions row and no request.
+ * with {@code RATE_LIMITED}, a decisions row and no request; a journal directory that does not exist.
  */
 class OperatorJournalIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -158,6 +158,22 @@ class OperatorJournalIT {
         assertTrue(rows.get(0).startsWith("TIME (UTC)"), rows.get(0));
         assertEquals(1 + GATEWAYS * DENIED, rows.size());
         assertTrue(rows.subList(1, rows.size()).stream().allMatch(r -> r.contains("denied") && r.contains("rule http.path")), rows.toString());
+    }
+
+    @Test
+    void aJournalDirectoryThatDoesNotExistIsNoJournalHereForVerifyAndShow() throws Exception {
+        Path absent = dir.resolve("no-such-journal");
+        LauncherProcess verify = postern("audit", "verify", absent.toString());
+        assertEquals(6, verify.exitStatus, verify.describe());
+        assertEquals("no journal here: " + absent + " does not exist\n", new String(verify.stdout, StandardCharsets.UTF_8),
+                verify.describe());
+        assertTrue(new String(verify.stderr, StandardCharsets.UTF_8).contains("postern audit verify: no journal here: " + absent
+                + " does not exist"), verify.describe());
+        LauncherProcess show = postern("audit", "show", absent.toString());
+        assertEquals(6, show.exitStatus, show.describe());
+        assertEquals(0, show.stdout.length, show.describe());
+        assertTrue(new String(show.stderr, StandardCharsets.UTF_8).contains("postern audit show: no journal here: " + absent
+                + " does not exist"), show.describe());
     }
 
     @Test

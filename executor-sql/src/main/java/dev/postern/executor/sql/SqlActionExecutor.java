@@ -2,6 +2,7 @@ package dev.postern.executor.sql;
 
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.model.HostSyntax;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.net.AddressRanges;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -14,7 +15,6 @@ import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.Secret;
 import dev.postern.policy.port.SecretMask;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
@@ -380,23 +380,11 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 p.setProperty("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");
             }
         }
-        String host = db.host().startsWith("[") ? db.host() : hostForUrl(db.host());
-        Connection c = driver.connect("jdbc:postgresql://" + host + ':' + db.port() + '/' + db.database(), p);
+        Connection c = driver.connect("jdbc:postgresql://" + HostSyntax.inAuthority(db.host()) + ':' + db.port() + '/' + db.database(), p);
         if (c == null) {
             throw new SQLException("the PostgreSQL driver refused the URL", "08001");
         }
         return c;
-    }
-
-    private static String hostForUrl(String host) {
-        try {
-            if (host.indexOf(':') >= 0 && InetAddress.getByName(host) instanceof Inet6Address) {
-                return '[' + host + ']';
-            }
-        } catch (UnknownHostException e) {
-            return host;
-        }
-        return host;
     }
 
     private void release(SqlDatabase db, Connection conn, boolean reusable) {

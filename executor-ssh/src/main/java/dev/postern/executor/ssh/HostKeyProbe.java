@@ -1,6 +1,7 @@
 package dev.postern.executor.ssh;
 
 import dev.postern.executor.ssh.SshActionExecutor.OfferedKey;
+import dev.postern.policy.model.HostSyntax;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.security.PublicKey;
@@ -89,6 +90,6 @@ final class HostKeyProbe {
     }
 
     private static String where(String address, int port) {
-        return (address.contains(":") ? '[' + address + ']' : address) + ':' + port;
+        return HostSyntax.inAuthority(address) + ':' + port;
     }
 }

@@ -18,5 +18,8 @@ public record HttpAuth(CredentialRef credential, Scheme scheme, Optional<String>
         if ((scheme == Scheme.HEADER) != headerName.isPresent()) {
             throw new IllegalArgumentException("auth.header is required with scheme \"header\" and only with it");
         }
+        headerName.filter(h -> !HttpSyntax.isToken(h)).ifPresent(h -> {
+            throw new IllegalArgumentException("auth.header must be a header name (an RFC 9110 token), got \"" + h + '"');
+        });
     }
 }

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -39,9 +38,6 @@ public record HttpTarget(
         /** Return no body at all: the call fails with {@code RESPONSE_TOO_LARGE}. */
         REFUSE
     }
-
-    private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     /** A target with the JVM's default trust that truncates oversize responses. */
     public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
@@ -88,7 +84,7 @@ public record HttpTarget(
             throw new IllegalArgumentException("target " + name + ": methods must not be empty");
         }
         for (String m : methods) {
-            if (!METHOD.matcher(m).matches()) {
+            if (!HttpSyntax.isMethod(m)) {
                 throw new IllegalArgumentException("target " + name + ": methods: each must be upper-case letters, got \"" + m + '"');
             }
         }
@@ -105,7 +101,7 @@ public record HttpTarget(
         }
         headers = Objects.requireNonNull(headers, "headers").stream()
                 .map(h -> {
-                    if (!TOKEN.matcher(h).matches()) {
+                    if (!HttpSyntax.isToken(h)) {
                         throw new IllegalArgumentException("target " + name + ": headers: each must be a header name (an RFC 9110 token), got \"" + h + '"');
                     }
                     return h.toLowerCase(Locale.ROOT);

@@ -6,8 +6,10 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Scheme, host and port: what a target's {@code baseUrl} pins. The host is lower-case ASCII without
- * a trailing dot; the port is explicit (80 or 443 when the URL leaves it out).
+ * Scheme, host and port: what a target's {@code baseUrl} pins, and what a request URL is reduced to
+ * before the two are compared. The host is in {@link HostSyntax#canonical canonical form} (lower-case
+ * ASCII, no trailing dot, an IPv6 literal without brackets); the port is explicit (80 or 443 when
+ * the URL leaves it out).
  */
 public record Origin(String scheme, String host, int port) {
 
@@ -17,8 +19,15 @@ public record Origin(String scheme, String host, int port) {
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new IllegalArgumentException("scheme must be http or https, got \"" + scheme + '"');
         }
-        if (host.isEmpty() || !host.equals(host.toLowerCase(Locale.ROOT)) || host.endsWith(".")) {
-            throw new IllegalArgumentException("host must be lower-case without a trailing dot, got \"" + host + '"');
+        String canonical;
+        try {
+            canonical = HostSyntax.canonical(HostSyntax.inAuthority(host));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + ", got \"" + host + '"');
+        }
+        if (!canonical.equals(host)) {
+            throw new IllegalArgumentException("host must be lower-case without a trailing dot or brackets, got \""
+                    + host + "\" (canonical: \"" + canonical + "\")");
         }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, got " + port);
@@ -27,12 +36,12 @@ public record Origin(String scheme, String host, int port) {
 
     /**
      * Parses a target's base URL: an absolute http(s) URL with no user info, path (other than "/"),
-     * query or fragment.
+     * query or fragment, whose host is read exactly as a request URL's is.
      */
     public static Origin parseBaseUrl(String baseUrl) {
         URI uri;
         try {
-            uri = new URI(AsciiHosts.withAsciiHost(baseUrl));
+            uri = HostSyntax.withoutTrailingDot(new URI(HostSyntax.withAsciiHost(baseUrl)));
         } catch (URISyntaxException | IllegalArgumentException e) {
             throw new IllegalArgumentException("baseUrl is not a URL: " + e.getMessage());
         }
@@ -47,16 +56,11 @@ public record Origin(String scheme, String host, int port) {
             throw new IllegalArgumentException("baseUrl must not carry a path (use pathPrefixes), got \"" + path + '"');
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        String host = uri.getHost().toLowerCase(Locale.ROOT);
-        if (host.endsWith(".")) {
-            host = host.substring(0, host.length() - 1);
-        }
-        if (host.startsWith("[")) {
-            // URI keeps an IPv6 literal's brackets; the origin holds the bare address, as requests do.
-            if (host.indexOf('%') >= 0) {
-                throw new IllegalArgumentException("baseUrl must not carry an IPv6 zone id, got \"" + baseUrl + '"');
-            }
-            host = host.substring(1, host.length() - 1);
+        String host;
+        try {
+            host = HostSyntax.canonical(uri.getHost());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("baseUrl \"" + baseUrl + "\": " + e.getMessage());
         }
         int port = uri.getPort() != -1 ? uri.getPort() : defaultPort(scheme);
         return new Origin(scheme, host, port);
@@ -68,7 +72,6 @@ public record Origin(String scheme, String host, int port) {
 
     /** The origin as a URL prefix, with the port always written out. */
     public String toUrl() {
-        String h = host.contains(":") ? '[' + host + ']' : host;
-        return scheme + "://" + h + ':' + port;
+        return scheme + "://" + HostSyntax.inAuthority(host) + ':' + port;
     }
 }

@@ -109,14 +109,14 @@ class ModelBoundariesTest {
         "b\u00fccher.example/|a URL with non-ASCII characters must be absolute",
         "http://b\u00fccher\u3002127/|an internationalized host must be a domain name, not an address"})
     void aNonAsciiUrlIsRefusedForTheFirstRuleItBreaks(String url, String why) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AsciiHosts.withAsciiHost(url));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HostSyntax.withAsciiHost(url));
         assertEquals(why, e.getMessage());
     }
 
     @Test
     void aUrlWithTheFirstNonAsciiControlCharacterInItsHostIsNotPassedThrough() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> AsciiHosts.withAsciiHost("http://a\u0080b.example/"));
+                () -> HostSyntax.withAsciiHost("http://a\u0080b.example/"));
         assertEquals("the host is not a valid internationalized domain name", e.getMessage());
     }
 
@@ -127,6 +127,6 @@ class ModelBoundariesTest {
         "https://b\u00fccher.example|https://xn--bcher-kva.example",
         "://b\u00fccher.example/|://xn--bcher-kva.example/"})
     void onlyTheHostIsRewrittenAndAllAsciiUrlsAreUntouched(String url, String expected) {
-        assertEquals(expected, AsciiHosts.withAsciiHost(url));
+        assertEquals(expected, HostSyntax.withAsciiHost(url));
     }
 }

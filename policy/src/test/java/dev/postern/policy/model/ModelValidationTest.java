@@ -85,6 +85,8 @@ class ModelValidationTest {
                         Optional.empty()), "auth.header"),
                 refusal("bearer auth with header name", () -> new HttpAuth(new CredentialRef("t"), HttpAuth.Scheme.BEARER,
                         Optional.of("X-Key")), "auth.header"),
+                refusal("header auth with a header name that is not a token", () -> new HttpAuth(new CredentialRef("t"),
+                        HttpAuth.Scheme.HEADER, Optional.of("X Key")), "auth.header", "token", "X Key"),
                 refusal("credential name empty", () -> new CredentialRef(""), "credential name"),
                 refusal("credential name too long", () -> new CredentialRef("c".repeat(65)), "credential name"),
 

@@ -17,6 +17,7 @@ import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
 import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.HttpSyntax;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.outcome.HttpResponseOutcome;
@@ -79,14 +80,14 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
     public Tool tool(Policy policy) {
         ObjectNode in = objectSchema();
         ObjectNode p = in.putObject("properties");
-        p.putObject("method").put("type", "string").put("pattern", "^[A-Z]{1,16}$")
+        p.putObject("method").put("type", "string").put("pattern", "^" + HttpSyntax.METHOD + "$")
                 .put("description", "HTTP method, upper case");
         p.putObject("url").put("type", "string").put("minLength", 1).put("maxLength", MAX_URL)
                 .put("description", "Absolute http(s) URL under a configured target");
         p.set("query", stringMap("Extra query parameters, encoded by Postern", 4096)
                 .set("propertyNames", JSON.objectNode().put("minLength", 1).put("maxLength", 256)));
         p.set("headers", stringMap("Request headers the target allows", MAX_VALUE)
-                .set("propertyNames", JSON.objectNode().put("pattern", "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$")));
+                .set("propertyNames", JSON.objectNode().put("pattern", "^" + HttpSyntax.TOKEN_CHAR + "{1,256}$")));
         p.putObject("body").put("type", "string").put("maxLength", MAX_BODY).put("description", "Request body, as text");
         in.putArray("required").add("method").add("url");
 

@@ -13,6 +13,7 @@ import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.action.SqlArgument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.HostSyntax;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SqlDatabase;
@@ -212,8 +213,7 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
     }
 
     private static String where(SqlDatabase d) {
-        String host = d.host().contains(":") && !d.host().startsWith("[") ? '[' + d.host() + ']' : d.host();
-        return d.user() + '@' + host + ':' + d.port() + '/' + d.database();
+        return d.user() + '@' + HostSyntax.inAuthority(d.host()) + ':' + d.port() + '/' + d.database();
     }
 
     private static String tls(SqlDatabase d) {

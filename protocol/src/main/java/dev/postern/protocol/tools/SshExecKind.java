@@ -12,6 +12,7 @@ import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.action.SshArgument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.HostSyntax;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -207,8 +208,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
     @Override
     public String explain(AuthorizedSshCommand s) {
         SshHost host = s.host();
-        String address = host.address().contains(":") ? '[' + host.address() + ']' : host.address();
-        return "would run on " + host.name() + " (" + host.user() + '@' + address + ':' + host.port() + "): " + s.commandLine()
+        return "would run on " + host.name() + " (" + host.user() + '@' + HostSyntax.inAuthority(host.address()) + ':' + host.port() + "): " + s.commandLine()
                 + "\n  limits: timeout " + host.timeout().toSeconds() + " s, at most " + host.maxOutputBytes()
                 + " bytes per output stream";
     }

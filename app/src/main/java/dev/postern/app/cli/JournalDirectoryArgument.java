@@ -1,0 +1,38 @@
+package dev.postern.app.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The {@code DIR} argument of {@code audit verify} and {@code audit show}, judged the same way for
+ * both: a directory is read; a path that is there but is not a directory is a usage error (status
+ * 1: the command line names the wrong thing, such as a journal file instead of its directory); a
+ * path that does not exist, or that cannot be read, is "no journal here" (status 6), as a
+ * directory without journal files is, so a deleted journal directory fails the check rather than
+ * looking like a typing mistake.
+ */
+final class JournalDirectoryArgument {
+    private JournalDirectoryArgument() {
+    }
+
+    /**
+     * Why {@code dir} holds no journal to read, or empty when it is a directory (which may still hold
+     * no journal files; the commands look for those themselves).
+     *
+     * @throws Options.UsageException when {@code dir} exists and is not a directory
+     */
+    static Optional<String> whyNoJournal(Path dir) throws Options.UsageException {
+        if (Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        if (Files.notExists(dir)) {
+            return Optional.of(dir + " does not exist");
+        }
+        if (Files.exists(dir)) {
+            throw new Options.UsageException(dir + " is not a directory; give the journal directory (journal.directory in"
+                    + " the config), which holds decisions.jsonl and actions.jsonl");
+        }
+        return Optional.of(dir + " cannot be read");
+    }
+}
