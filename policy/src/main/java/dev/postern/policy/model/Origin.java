@@ -36,20 +36,37 @@ public record Origin(String scheme, String host, int port) {
 
     /**
      * Parses a target's base URL: an absolute http(s) URL with no user info, path (other than "/"),
-     * query or fragment, whose host is read exactly as a request URL's is.
+     * query or fragment, whose host is read exactly as a request URL's is. A refusal never repeats
+     * the URL whole, since user info or a query may hold a secret pasted there: it names the part
+     * that is wrong, and shows the host only once the URL is known to carry neither.
      */
     public static Origin parseBaseUrl(String baseUrl) {
         URI uri;
         try {
             uri = HostSyntax.withoutTrailingDot(new URI(HostSyntax.withAsciiHost(baseUrl)));
-        } catch (URISyntaxException | IllegalArgumentException e) {
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("baseUrl is not a URL: " + e.getReason()
+                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+        } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("baseUrl is not a URL: " + e.getMessage());
         }
-        if (uri.getScheme() == null || uri.getRawAuthority() == null || uri.getHost() == null) {
-            throw new IllegalArgumentException("baseUrl must be an absolute http(s) URL with a host, got \"" + baseUrl + '"');
+        String authority = uri.getRawAuthority();
+        if (uri.getScheme() == null || authority == null) {
+            throw new IllegalArgumentException("baseUrl must be an absolute http(s) URL with a host");
         }
-        if (uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        if (uri.getRawUserInfo() != null || authority.indexOf('@') >= 0 || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("baseUrl must not carry user info, a query or a fragment");
+        }
+        if (uri.getHost() == null) {
+            // The URI parser read no host (127.1, 0x7f.0.0.1, a_b.example): say why, as HostSyntax would.
+            String host = authority.replaceFirst(":[0-9]*$", "");
+            try {
+                HostSyntax.canonical(host);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("baseUrl's host \"" + host + "\": " + e.getMessage());
+            }
+            throw new IllegalArgumentException("baseUrl's host \"" + host + "\" is not a host name or address");
         }
         String path = uri.getRawPath();
         if (path != null && !path.isEmpty() && !path.equals("/")) {

@@ -1,6 +1,7 @@
 package dev.postern.policy.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -40,6 +41,10 @@ class ModelValidationTest {
                 refusal("baseUrl not a URL", () -> Origin.parseBaseUrl("https://exa mple.com"), "baseUrl"),
                 refusal("baseUrl with another scheme", () -> Origin.parseBaseUrl("ftp://example.com"), "scheme", "ftp"),
                 refusal("baseUrl with an IPv6 zone id", () -> Origin.parseBaseUrl("http://[fe80::1%25eth0]:80"), "baseUrl", "zone"),
+                refusal("baseUrl with a short IPv4 form", () -> Origin.parseBaseUrl("http://127.1:8080"), "baseUrl", "127.1", "IPv4"),
+                refusal("baseUrl with a hex IPv4 part", () -> Origin.parseBaseUrl("http://0x7f.0.0.1"), "baseUrl", "0x7f.0.0.1", "IPv4"),
+                refusal("baseUrl with an underscore in its host", () -> Origin.parseBaseUrl("http://a_b.example"), "baseUrl",
+                        "a_b.example", "host name"),
                 refusal("origin scheme upper-case", () -> new Origin("HTTPS", "a.example", 443), "scheme", "HTTPS"),
                 refusal("origin host upper-case", () -> new Origin("https", "A.example", 443), "host", "A.example"),
                 refusal("origin host with trailing dot", () -> new Origin("https", "a.example.", 443), "host"),
@@ -153,6 +158,22 @@ class ModelValidationTest {
     @MethodSource("baseUrls")
     void baseUrlParsesToItsOrigin(String baseUrl, Origin expected) {
         assertEquals(expected, Origin.parseBaseUrl(baseUrl));
+    }
+
+    static Stream<String> baseUrlsWithASecret() {
+        return Stream.of("http://bob:s3cretTok@a_b.example", "http://bob:s3cretTok@127.1", "http://bob:s3cretTok@ex ample.com",
+                "http://bob:s3cretTok@127.000.0.1", "https://bob:s3cretTok@api.example.com", "http://bob:s3cretTok@bücher.example",
+                "http://a_b.example/?token=s3cretTok", "http://127.1?token=s3cretTok", "http://ex ample.com/?token=s3cretTok",
+                "http://a_b.example#s3cretTok", "https://api.example.com/?token=s3cretTok");
+    }
+
+    @ParameterizedTest
+    @MethodSource("baseUrlsWithASecret")
+    void aRefusedBaseUrlNeverShowsItsUserInfoOrQuery(String baseUrl) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Origin.parseBaseUrl(baseUrl));
+
+        assertTrue(e.getMessage().startsWith("baseUrl"), e.getMessage());
+        assertFalse(e.getMessage().contains("s3cretTok"), e.getMessage());
     }
 
     @Test
