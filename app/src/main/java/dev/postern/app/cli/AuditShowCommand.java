@@ -90,7 +90,7 @@ final class AuditShowCommand {
             if (words.size() != 1) {
                 throw new Options.UsageException(words.isEmpty() ? "missing journal directory" : "unexpected argument " + words.get(1));
             }
-            dir = Path.of(words.get(0)).toAbsolutePath().normalize();
+            dir = JournalDirectoryArgument.parse(words.get(0));
             absent = JournalDirectoryArgument.whyNoJournal(dir);
             filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"));
             follow = o.has("--follow");

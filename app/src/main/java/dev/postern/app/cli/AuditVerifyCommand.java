@@ -92,7 +92,7 @@ final class AuditVerifyCommand implements Command {
             if (words.size() != 2) {
                 throw new Options.UsageException(words.size() < 2 ? "missing journal directory" : "unexpected argument " + words.get(2));
             }
-            dir = Path.of(words.get(1)).toAbsolutePath().normalize();
+            dir = JournalDirectoryArgument.parse(words.get(1));
             absent = JournalDirectoryArgument.whyNoJournal(dir);
             key = options.get("--public-key").isEmpty() ? Optional.empty() : Optional.of(publicKey(Path.of(options.get("--public-key").get())));
         } catch (Options.UsageException e) {

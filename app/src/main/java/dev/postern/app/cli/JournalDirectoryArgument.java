@@ -8,12 +8,23 @@ import java.util.Optional;
  * The {@code DIR} argument of {@code audit verify} and {@code audit show}, judged the same way for
  * both: a directory is read; a path that is there but is not a directory is a usage error (status
  * 1: the command line names the wrong thing, such as a journal file instead of its directory); a
- * path that does not exist, or that cannot be read, is "no journal here" (status 6), as a
+ * path that does not exist, or a directory this user cannot read, is "no journal here" (status 6), as a
  * directory without journal files is, so a deleted journal directory fails the check rather than
  * looking like a typing mistake.
  */
 final class JournalDirectoryArgument {
     private JournalDirectoryArgument() {
+    }
+
+    /**
+     * The directory an argument names, absolute. An empty or blank argument is a usage error, not the
+     * current directory: a script whose variable is unset must not verify whatever journal lies there.
+     */
+    static Path parse(String argument) throws Options.UsageException {
+        if (argument.isBlank()) {
+            throw new Options.UsageException("the journal directory is an empty argument (an unset variable?)");
+        }
+        return Path.of(argument).toAbsolutePath().normalize();
     }
 
     /**
@@ -24,6 +35,9 @@ final class JournalDirectoryArgument {
      */
     static Optional<String> whyNoJournal(Path dir) throws Options.UsageException {
         if (Files.isDirectory(dir)) {
+            if (!Files.isReadable(dir) || !Files.isExecutable(dir)) {
+                return Optional.of(dir + " cannot be read by this user (" + System.getProperty("user.name") + ")");
+            }
             return Optional.empty();
         }
         if (Files.notExists(dir)) {

@@ -6,6 +6,7 @@ import dev.postern.app.Version;
 import dev.postern.app.check.DeepReport;
 import dev.postern.app.config.GatewayConfig;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** {@code postern mcp-stdio --config FILE}: the gateway. stdout carries protocol lines only. */
 final class McpStdioCommand implements Command {
@@ -44,11 +45,15 @@ final class McpStdioCommand implements Command {
         });
     }
 
-    /** The one line an operator sees first in the client's log: which config, journal and version. */
+    /**
+     * The one line an operator sees first in the client's log: which config, journal and version, and
+     * how many allowances of each registered kind ({@code HTTP targets: 2, SSH hosts: 0, SQL databases: 1}).
+     */
     static String startLine(GatewayConfig config) {
-        int targets = config.policy().httpTargets().size();
-        int hosts = config.policy().sshHosts().size();
+        String counts = Gateway.kinds().all().stream()
+                .map(k -> k.allowancesNoun() + ": " + config.policy().allowances(k.allowanceType()).size())
+                .collect(Collectors.joining(", "));
         return "postern " + Version.current() + ": serving " + config.file() + " (journal " + config.journalDirectory() + "; "
-                + targets + (targets == 1 ? " HTTP target, " : " HTTP targets, ") + hosts + (hosts == 1 ? " SSH host)" : " SSH hosts)");
+                + counts + ")";
     }
 }

@@ -261,6 +261,19 @@ class AuditShowTest {
     }
 
     @Test
+    void anEmptyJournalDirectoryArgumentIsAUsageErrorNotTheCurrentDirectory() {
+        for (String subcommand : List.of("show", "verify")) {
+            for (String empty : List.of("", " ")) {
+                CliRun run = CliRun.of("audit", subcommand, empty);
+                assertEquals(ExitStatus.USAGE, run.exit, run.toString());
+                assertTrue(run.err().startsWith("postern audit: the journal directory is an empty argument (an unset variable?)")
+                        || run.err().startsWith("postern audit " + subcommand + ": the journal directory is an empty argument"), run.err());
+                assertEquals("", run.out());
+            }
+        }
+    }
+
+    @Test
     void aJournalFileGivenForItsDirectoryIsAUsageError() throws Exception {
         writeADay();
         Path file = dir.resolve("actions.jsonl");

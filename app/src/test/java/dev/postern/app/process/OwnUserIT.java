@@ -2,6 +2,7 @@ package dev.postern.app.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -110,6 +111,25 @@ class OwnUserIT {
                     "the gateway read the credential only its own user may read");
             assertEquals(postern, Files.getOwner(config.resolve("journal").resolve("actions.jsonl")),
                     "the gateway ran as " + USER);
+        }
+    }
+
+    @Test
+    void auditCommandsOnAJournalDirectoryTheUserCannotReadSaySoAndFailTheCheck() throws Exception {
+        Path home = installCopy();
+        openUp(home);
+        Path journal = Files.createDirectories(dir.resolve("root-only-journal"));
+        Files.writeString(journal.resolve("actions.jsonl"), "");
+        Files.setPosixFilePermissions(journal, PosixFilePermissions.fromString("rwx--x--x")); // others may traverse, not list
+        for (List<String> command : List.of(List.of("audit", "verify"), List.of("audit", "show"), List.of("audit", "show", "--follow"))) {
+            List<String> argv = new ArrayList<>(List.of(RUNUSER.toString(), "-u", USER, "--", home.resolve("bin/postern").toString()));
+            argv.addAll(command.subList(0, 2));
+            argv.add(journal.toString());
+            argv.addAll(command.subList(2, command.size()));
+            LauncherProcess p = LauncherProcess.exec(argv, new byte[0], dir, Map.of("JAVA_HOME", System.getProperty("java.home")));
+            assertEquals(6, p.exitStatus, p.describe());
+            assertTrue(new String(p.stderr, StandardCharsets.UTF_8).contains("no journal here: " + journal
+                    + " cannot be read by this user (" + USER + ")"), p.describe());
         }
     }
 

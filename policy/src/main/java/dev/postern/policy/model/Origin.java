@@ -70,7 +70,10 @@ public record Origin(String scheme, String host, int port) {
         }
         String path = uri.getRawPath();
         if (path != null && !path.isEmpty() && !path.equals("/")) {
-            throw new IllegalArgumentException("baseUrl must not carry a path (use pathPrefixes), got \"" + path + '"');
+            // Only the first segment is repeated: a webhook URL carries its secret further down its path.
+            int second = path.indexOf('/', 1);
+            String shown = second < 0 || second == path.length() - 1 ? path : path.substring(0, second + 1) + "…";
+            throw new IllegalArgumentException("baseUrl must not carry a path (use pathPrefixes), got \"" + shown + '"');
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
         String host;

@@ -33,6 +33,8 @@ class ModelValidationTest {
     static Stream<Arguments> refusals() {
         return Stream.of(
                 refusal("baseUrl with a path", () -> Origin.parseBaseUrl("https://api.example.com/v1"), "baseUrl", "path", "/v1"),
+                refusal("baseUrl with a webhook path: only its first segment is repeated",
+                        () -> Origin.parseBaseUrl("https://hooks.example.com/services/T0/B0/s3cretTok"), "baseUrl", "path", "\"/services/…\""),
                 refusal("baseUrl with a query", () -> Origin.parseBaseUrl("https://api.example.com/?x=1"), "baseUrl", "query"),
                 refusal("baseUrl with user info", () -> Origin.parseBaseUrl("https://me@api.example.com"), "baseUrl", "user info"),
                 refusal("baseUrl with a fragment", () -> Origin.parseBaseUrl("https://api.example.com#top"), "baseUrl", "fragment"),
@@ -229,6 +231,13 @@ class ModelValidationTest {
         Policy p = Policy.of(List.of(target("web-1", Set.of("GET"), List.of("/"))), List.of(HOST));
 
         assertEquals(Optional.of(HOST), p.sshHost("web-1"));
+    }
+
+    @Test
+    void aBaseUrlWithAWebhookPathIsRefusedWithoutRepeatingThePathsSecretPart() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Origin.parseBaseUrl("https://hooks.example.com/services/T0/B0/s3cretTok"));
+        assertFalse(e.getMessage().contains("s3cretTok") || e.getMessage().contains("B0"), e.getMessage());
     }
 
     private static Arguments refusal(String why, Executable build, String... named) {
