@@ -24,7 +24,8 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
  * <p>It is also the floor of the HTTP figure: a {@code tools/call} of {@code http_request} is a
  * GET of its {@code url} with HttpClient 5 on the reading thread (one pooled client, as the load
  * driver's direct side uses), answered with the status. No policy, no journal, no hand-off to another
- * thread: what relaying a GET through a separate process costs at least. Arguments are ignored
+ * thread: what relaying a GET through a separate process costs at least. It relays no
+ * {@code sql_query} (answered -32601, so the driver leaves that figure out). Arguments are ignored
  * (the driver passes {@code {config}} so that its HTTP section runs this command).
  */
 public final class JvmFloor {
@@ -48,6 +49,14 @@ public final class JvmFloor {
                 reply.set("id", message.get("id"));
                 String text = "ok";
                 JsonNode params = message.path("params");
+                if ("tools/call".equals(message.path("method").asText()) && "sql_query".equals(params.path("name").asText())) {
+                    // No database relay here: say so, so that the driver leaves the SQL figure out instead of timing "ok".
+                    reply.putObject("error").put("code", -32601).put("message", "the floor relays no sql_query");
+                    out.write(json.writeValueAsBytes(reply));
+                    out.write('\n');
+                    out.flush();
+                    continue;
+                }
                 if ("tools/call".equals(message.path("method").asText()) && "http_request".equals(params.path("name").asText())) {
                     text = "status " + http.execute(new HttpGet(params.path("arguments").path("url").asText()), response -> {
                         EntityUtils.consume(response.getEntity());
