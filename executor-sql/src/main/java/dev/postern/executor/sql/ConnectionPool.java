@@ -18,23 +18,26 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
  * The executor's connections per database: the idle ones (at most {@link #MAX_IDLE_PER_DATABASE}),
- * and those a finished call handed back whose transaction is still being ended. A call's outcome does
- * not wait for that: {@link #release} hands the connection to a few background threads that send the
+ * and those a finished call handed back whose transaction is still to be ended. A call's outcome does
+ * not wait for that: {@link #release} queues the connection for a few background threads that send the
  * {@code ROLLBACK} of a read-only call (or, after a committed write, {@code RESET ALL}) and put it back
  * among the idle only once the server has answered; a connection whose cleanup failed, or took longer
  * than {@code min(timeout, 1 s)} (enforced by the socket's read timeout), is closed, never reused, so
  * no call ever runs on a connection whose transaction state is unknown.
  *
- * <p>A call that finds no idle connection while one of its database's is being released and not yet
- * claimed by another waiting call waits for it (a {@code ROLLBACK} is one round trip; opening a
- * connection is several, with the password exchange) — at most until its deadline or that release's
- * own limit — and opens a new one if the release failed. Otherwise it opens a new one at once, as
- * before: how many connections are open at once is bounded by how many calls run at once, plus those
- * being released, plus the idle.
+ * <p>A call that finds no idle connection takes, in this order: a queued connection whose cleanup no
+ * thread has begun (the call runs the cleanup itself, one round trip, and uses the connection only if
+ * it succeeded — so calls back to back on one connection pay the round trip, as before, rather than two
+ * thread wake-ups besides); else one whose cleanup is under way on a release thread, if no other call
+ * already waits for it, once released (at most until the call's deadline or the release's limit; a
+ * {@code ROLLBACK} is one round trip, a new connection several plus the password exchange); else none,
+ * and the call opens a new connection. How many connections are open at once is bounded by how many
+ * calls run at once, plus those being released, plus the idle.
  *
  * <p>{@link #close()} closes the idle connections, gives the releases under way a short grace to finish
  * and aborts the sockets of any still pending, so no backend is left behind. Thread-safe.
@@ -59,8 +62,24 @@ final class ConnectionPool {
     /** One database's connections; guarded by itself. */
     private static final class Idle {
         final Deque<Connection> connections = new ArrayDeque<>();
+        /** Releases whose cleanup no thread has begun yet, oldest first. */
+        final Deque<Release> queued = new ArrayDeque<>();
+        /** Releases not yet settled, begun or not. */
         int releasing;
+        /** Calls waiting for one of them. */
         int waiting;
+    }
+
+    /** A finished call's connection on its way back; its cleanup runs once, on whichever thread claims {@code started}. */
+    private static final class Release {
+        final Connection connection;
+        final Cleanup cleanup;
+        final AtomicBoolean started = new AtomicBoolean();
+
+        Release(Connection connection, Cleanup cleanup) {
+            this.connection = connection;
+            this.cleanup = cleanup;
+        }
     }
 
     private final Map<SqlDatabase, Idle> byDatabase = new ConcurrentHashMap<>();
@@ -86,28 +105,43 @@ final class ConnectionPool {
     }
 
     /**
-     * An idle connection of {@code db}, unchecked (a probe would cost a round trip per call), or, when
-     * none is idle but one is being released and no other call waits for it, that one once released.
-     * Empty when the call should open a new connection, or when {@code stopped} says it was stopped.
+     * An idle connection of {@code db}, unchecked (a probe would cost a round trip per call). When none
+     * is idle, a connection whose release has not begun is claimed and cleaned up here, on the calling
+     * thread, and returned only if that succeeded (one round trip, where waiting for a release thread
+     * to wake and answer would cost two thread wake-ups besides); else, when one is being released and
+     * no other call waits for it, that one once released. Empty when the call should open a new
+     * connection, or when {@code stopped} says it was stopped.
      */
     Optional<Connection> take(SqlDatabase db, long deadlineNanos, BooleanSupplier stopped) {
         Idle idle = byDatabase.get(db);
         if (idle == null) {
             return Optional.empty();
         }
+        Release claimed = null;
         synchronized (idle) {
-            Connection c = idle.connections.pollFirst();
-            if (c != null || idle.releasing <= idle.waiting) {
-                return Optional.ofNullable(c);
-            }
-            long until = Math.min(deadlineNanos, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_LIMIT_MS));
-            idle.waiting++;
+            boolean waits = false;
+            long until = 0;
             try {
-                while (true) {
-                    c = idle.connections.pollFirst();
+                while (claimed == null) {
+                    Connection c = idle.connections.pollFirst();
+                    if (c != null) {
+                        return Optional.of(c);
+                    }
+                    claimed = claimQueued(idle);
+                    if (claimed != null) {
+                        break;
+                    }
+                    if (!waits) {
+                        if (idle.releasing <= idle.waiting) {
+                            return Optional.empty(); // nothing under way that another call does not already wait for
+                        }
+                        waits = true;
+                        idle.waiting++;
+                        until = Math.min(deadlineNanos, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RELEASE_LIMIT_MS));
+                    }
                     long left = until - System.nanoTime();
-                    if (c != null || idle.releasing == 0 || left <= 0 || closed || stopped.getAsBoolean()) {
-                        return Optional.ofNullable(c);
+                    if (idle.releasing == 0 || left <= 0 || closed || stopped.getAsBoolean()) {
+                        return Optional.empty();
                     }
                     idle.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), WAIT_SLICE_MS)));
                 }
@@ -115,14 +149,30 @@ final class ConnectionPool {
                 Thread.currentThread().interrupt();
                 return Optional.empty();
             } finally {
-                idle.waiting--;
+                if (waits) {
+                    idle.waiting--;
+                }
             }
         }
+        boolean clean = !closed && cleanUp(db, claimed);
+        settle(idle, claimed.connection, clean, false);
+        return clean ? Optional.of(claimed.connection) : Optional.empty();
+    }
+
+    /** The oldest queued release whose cleanup no thread has begun, now this caller's; null if none. Holds idle's lock. */
+    private static Release claimQueued(Idle idle) {
+        for (Release r = idle.queued.pollFirst(); r != null; r = idle.queued.pollFirst()) {
+            if (r.started.compareAndSet(false, true)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /**
-     * Takes back a finished call's connection: it is cleaned up off the caller's thread and pooled only
-     * if that succeeds. After {@link #close()} it is closed instead.
+     * Takes back a finished call's connection: it is cleaned up off the caller's thread (or by the next
+     * call that claims it first, see {@link #take}) and pooled only if that succeeds. After
+     * {@link #close()} it is closed instead.
      */
     void release(SqlDatabase db, Connection c, Cleanup cleanup) {
         if (closed) {
@@ -130,62 +180,85 @@ final class ConnectionPool {
             return;
         }
         Idle idle = byDatabase.computeIfAbsent(db, k -> new Idle());
+        Release r = new Release(c, cleanup);
         synchronized (pending) {
             pending.add(c);
         }
         synchronized (idle) {
             idle.releasing++;
+            idle.queued.addLast(r);
         }
-        Runnable task = () -> finishRelease(db, idle, c, cleanup);
+        Runnable task = () -> {
+            if (begin(idle, r)) {
+                settle(idle, c, !closed && cleanUp(db, r), true);
+            }
+        };
         try {
             gate.execute(() -> {
                 try {
                     releaser.execute(task);
                 } catch (RejectedExecutionException e) {
-                    settle(idle, c, false); // closed meanwhile
+                    if (begin(idle, r)) {
+                        settle(idle, c, false, true); // closed meanwhile
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
-            settle(idle, c, false);
-        }
-    }
-
-    private void finishRelease(SqlDatabase db, Idle idle, Connection c, Cleanup cleanup) {
-        boolean clean = false;
-        if (!closed) {
-            try {
-                int limit = (int) Math.min(db.timeout().toMillis(), RELEASE_LIMIT_MS);
-                int usual = c.getNetworkTimeout();
-                c.setNetworkTimeout(Runnable::run, limit); // a read that waits longer fails, and the connection is closed
-                if (cleanup == Cleanup.ROLLBACK) {
-                    c.rollback();
-                } else {
-                    c.setAutoCommit(true); // RESET ALL runs on its own, not in a new open transaction
-                    try (Statement reset = c.createStatement()) {
-                        reset.execute("RESET ALL");
-                    }
-                }
-                c.setNetworkTimeout(Runnable::run, usual);
-                clean = true;
-            } catch (SQLException | RuntimeException e) {
-                clean = false;
+            if (begin(idle, r)) {
+                settle(idle, c, false, true);
             }
         }
-        settle(idle, c, clean);
     }
 
-    /** The end of one release: pooled if clean and there is room, else closed; waiting calls are woken. */
-    private void settle(Idle idle, Connection c, boolean clean) {
-        boolean pooled = false;
+    /** Claims {@code r} for the release thread; false when a call claimed it first. */
+    private static boolean begin(Idle idle, Release r) {
+        if (!r.started.compareAndSet(false, true)) {
+            return false;
+        }
+        synchronized (idle) {
+            idle.queued.remove(r);
+        }
+        return true;
+    }
+
+    /** Ends the transaction a finished call left (or resets a committed write's session); true if the server answered so. */
+    private static boolean cleanUp(SqlDatabase db, Release r) {
+        Connection c = r.connection;
+        try {
+            int limit = (int) Math.min(db.timeout().toMillis(), RELEASE_LIMIT_MS);
+            int usual = c.getNetworkTimeout();
+            c.setNetworkTimeout(Runnable::run, limit); // a read that waits longer fails, and the connection is closed
+            if (r.cleanup == Cleanup.ROLLBACK) {
+                c.rollback();
+            } else {
+                c.setAutoCommit(true); // RESET ALL runs on its own, not in a new open transaction
+                try (Statement reset = c.createStatement()) {
+                    reset.execute("RESET ALL");
+                }
+            }
+            c.setNetworkTimeout(Runnable::run, usual);
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The end of one release: waiting calls are woken; a connection cleaned up on the release thread
+     * ({@code pool}) goes back among the idle if there is room, one cleaned up by the call that claimed
+     * it stays with that call; any other is closed.
+     */
+    private void settle(Idle idle, Connection c, boolean clean, boolean pool) {
+        boolean kept = clean && !pool;
         synchronized (idle) {
             idle.releasing--;
-            if (clean && !closed && idle.connections.size() < MAX_IDLE_PER_DATABASE) {
+            if (clean && pool && !closed && idle.connections.size() < MAX_IDLE_PER_DATABASE) {
                 idle.connections.addFirst(c);
-                pooled = true;
+                kept = true;
             }
             idle.notifyAll();
         }
-        if (!pooled) {
+        if (!kept) {
             closeQuietly(c);
         }
         synchronized (pending) {
@@ -203,18 +276,25 @@ final class ConnectionPool {
     }
 
     /**
-     * Closes every idle connection, waits up to {@link #CLOSE_GRACE_MS} for the releases under way (each
-     * now closes its connection instead of pooling it), then aborts the sockets of those still pending.
+     * Closes every idle connection and every released one whose cleanup has not begun (the server rolls
+     * back what a closed session left open), waits up to {@link #CLOSE_GRACE_MS} for the cleanups under
+     * way (each then closes its connection instead of pooling it), and aborts the sockets of those still
+     * pending.
      */
     void close() {
         closed = true;
         releaser.shutdown();
         for (Idle idle : byDatabase.values()) {
+            List<Release> unbegun = new ArrayList<>();
             synchronized (idle) {
                 idle.connections.forEach(ConnectionPool::closeQuietly);
                 idle.connections.clear();
+                for (Release r = claimQueued(idle); r != null; r = claimQueued(idle)) {
+                    unbegun.add(r);
+                }
                 idle.notifyAll();
             }
+            unbegun.forEach(r -> settle(idle, r.connection, false, true)); // closed: the server rolls back
         }
         List<Connection> left;
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MS);

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pool's release of finished calls' connections against a real PostgreSQL: a connection goes back
- * among the idle only after the server ended its transaction; one whose ROLLBACK fails or goes
- * unanswered is closed; close() leaves no backend behind, releases pending or not.
+ * The pool's release of finished calls' connections against a real PostgreSQL: a connection is handed
+ * out again only after the server ended its transaction, whether a release thread or the call that
+ * claimed it sent the ROLLBACK; one whose ROLLBACK fails or goes unanswered is closed; close() leaves
+ * no backend behind, releases pending or not.
  */
 class ConnectionPoolTest {
     private static final String PASSWORD = "pool-password-51c0";
@@ -95,8 +96,24 @@ class ConnectionPoolTest {
         assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "kill -" + signal + " " + pid + " failed");
     }
 
+    private static void awaitState(long pid, String state) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!state(pid).equals(state) && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(state, state(pid));
+    }
+
+    private static void awaitClosed(Connection c) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!c.isClosed() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertTrue(c.isClosed(), "the connection was not closed");
+    }
+
     @Test
-    void aReleasedConnectionIsHandedOutAgainOnlyAfterTheServerEndedItsTransaction() throws Exception {
+    void aReleaseThreadEndsTheTransactionBeforeTheConnectionIsHandedOutAgain() throws Exception {
         SqlDatabase shop = shop(Duration.ofSeconds(5));
         Connection c = inReadOnlyTransaction();
         long pid = pid(c);
@@ -104,17 +121,34 @@ class ConnectionPoolTest {
         pool.release(shop, c, ConnectionPool.Cleanup.ROLLBACK);
 
         assertEquals("idle in transaction", state(pid), "the transaction is still open while its release is held");
-        assertEquals(Optional.empty(), pool.take(shop, deadlineIn(Duration.ofMillis(200)), () -> false),
-                "a connection whose transaction has not been ended is never handed out");
         gate.letGo();
+        awaitState(pid, "idle");
         Optional<Connection> again = pool.take(shop, deadlineIn(Duration.ofSeconds(5)), () -> false);
-        assertTrue(again.isPresent(), "a call waits for the release under way instead of opening a connection");
+        assertTrue(again.isPresent(), "the released connection is idle again");
         assertSame(c, again.get());
-        assertEquals("idle", state(pid), "the ROLLBACK ran before the connection came back");
     }
 
     @Test
-    void aConnectionWhoseRollbackFailsIsClosedNotPooled() throws Exception {
+    void aCallThatClaimsAReleaseNotYetBegunEndsTheTransactionItselfAndHasTheConnectionAlone() throws Exception {
+        SqlDatabase shop = shop(Duration.ofSeconds(5));
+        Connection c = inReadOnlyTransaction();
+        long pid = pid(c);
+        pool.release(shop, c, ConnectionPool.Cleanup.ROLLBACK);
+
+        Optional<Connection> taken = pool.take(shop, deadlineIn(Duration.ofSeconds(5)), () -> false);
+
+        assertTrue(taken.isPresent());
+        assertSame(c, taken.get());
+        assertEquals("idle", state(pid), "the ROLLBACK ran before the connection was handed out");
+        gate.letGo(); // the release thread finds the cleanup done and leaves the connection alone
+        Thread.sleep(100);
+        assertFalse(c.isClosed());
+        assertEquals(Optional.empty(), pool.take(shop, deadlineIn(Duration.ofMillis(200)), () -> false),
+                "the connection is not pooled a second time while its taker has it");
+    }
+
+    @Test
+    void aConnectionWhoseRollbackFailsOnTheReleaseThreadIsClosedNotPooled() throws Exception {
         SqlDatabase shop = shop(Duration.ofSeconds(5));
         Connection c = inReadOnlyTransaction();
         long pid = pid(c);
@@ -123,6 +157,20 @@ class ConnectionPoolTest {
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid, 0, Duration.ofSeconds(3)));
 
         gate.letGo();
+
+        awaitClosed(c);
+        assertEquals(Optional.empty(), pool.take(shop, deadlineIn(Duration.ofSeconds(5)), () -> false),
+                "a connection whose ROLLBACK failed must not be handed out");
+    }
+
+    @Test
+    void aConnectionWhoseRollbackFailsInTheCallThatClaimedItIsClosedNotHandedOut() throws Exception {
+        SqlDatabase shop = shop(Duration.ofSeconds(5));
+        Connection c = inReadOnlyTransaction();
+        long pid = pid(c);
+        pool.release(shop, c, ConnectionPool.Cleanup.ROLLBACK);
+        db.execute("SELECT pg_terminate_backend(" + pid + ")");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid, 0, Duration.ofSeconds(3)));
 
         assertEquals(Optional.empty(), pool.take(shop, deadlineIn(Duration.ofSeconds(5)), () -> false),
                 "a connection whose ROLLBACK failed must not be handed out");
@@ -154,7 +202,7 @@ class ConnectionPoolTest {
     }
 
     @Test
-    void closeAbortsReleasesStillPendingAndLeavesNoBackend() throws Exception {
+    void closeEndsReleasesNotYetBegunAndLeavesNoBackend() throws Exception {
         SqlDatabase shop = shop(Duration.ofSeconds(5));
         Connection first = inReadOnlyTransaction();
         Connection second = inReadOnlyTransaction();
@@ -168,11 +216,35 @@ class ConnectionPoolTest {
         long closeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
 
         assertTrue(closeMs < 3000, "close took " + closeMs + " ms");
-        assertTrue(first.isClosed() && second.isClosed(), "a release that never ran has its connection aborted");
+        assertTrue(first.isClosed() && second.isClosed(), "a release that never began has its connection closed");
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(5)),
                 "no backend is left behind");
-        gate.letGo(); // the releases held past close: they find the pool closed and do nothing more
+        gate.letGo(); // the releases held past close find them claimed and do nothing more
         assertEquals(Optional.empty(), pool.take(shop, deadlineIn(Duration.ofSeconds(1)), () -> false));
+    }
+
+    @Test
+    void closeAbortsACleanupTheServerDoesNotAnswer() throws Exception {
+        SqlDatabase shop = shop(Duration.ofSeconds(5)); // the release limit is 1 s
+        Connection c = inReadOnlyTransaction();
+        long pid = pid(c);
+        pool.release(shop, c, ConnectionPool.Cleanup.ROLLBACK);
+        signal("STOP", pid);
+        try {
+            gate.letGo();
+            Thread.sleep(200); // the release thread sends its ROLLBACK and waits for the stopped backend
+
+            long t0 = System.nanoTime();
+            pool.close();
+            long closeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+
+            assertTrue(closeMs < 3000, "close took " + closeMs + " ms");
+            assertTrue(c.isClosed(), "the unanswered connection is aborted");
+        } finally {
+            signal("CONT", pid);
+        }
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(5)),
+                "no backend is left behind");
     }
 
     @Test

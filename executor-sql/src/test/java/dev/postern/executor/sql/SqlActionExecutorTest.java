@@ -424,22 +424,24 @@ class SqlActionExecutorTest {
     }
 
     @Test
-    void aReadOnlyCallReturnsBeforeItsRollbackAndTheNextCallWaitsForThatConnection() throws Exception {
+    void aReadOnlyCallReturnsBeforeItsRollbackAndTheNextCallRunsOnTheSameConnectionOnlyAfterIt() throws Exception {
         HeldReleases gate = new HeldReleases();
         releasingThrough(gate);
-        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("waits"));
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("after-rollback"));
         long before = db.pg.connectionsOf(TestDatabase.ROLE);
+        int mark = db.logMark();
 
         rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
         assertEquals(1, db.count(IDLE_IN_TRANSACTION), "the rows came back while the transaction was still open");
-        CompletableFuture<Outcome> next = CompletableFuture.supplyAsync(() -> run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
-        Thread.sleep(100);
-        assertFalse(next.isDone(), "the next call waits for the connection being released");
-        gate.passThrough();
+        SqlRowsOutcome next = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
 
-        assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), rows(next.get(10, TimeUnit.SECONDS)).rows());
-        assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "and then runs on it");
-        assertEquals(0, db.awaitCount(IDLE_IN_TRANSACTION, 0, Duration.ofSeconds(3)));
+        assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), next.rows());
+        assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "both calls ran on one connection");
+        List<String> logged = db.statementsSince(mark).stream()
+                .filter(l -> l.contains("/* after-rollback */") || l.strip().equals("ROLLBACK")).toList();
+        assertEquals(3, logged.size(), logged::toString);
+        assertTrue(logged.get(0).contains("/* after-rollback */") && logged.get(1).strip().equals("ROLLBACK")
+                && logged.get(2).contains("/* after-rollback */"), () -> "the first call's ROLLBACK ran before the second call: " + logged);
     }
 
     @Test
