@@ -37,14 +37,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * the real policy engine, its connection pooled; {@code direct} is one kept autocommit connection with
  * the statement prepared once. Only the call is timed; before each call the thread pauses
  * {@code pauseMicros} (outside the measurement), standing in for what the gateway and the agent do
- * between two calls (rendering, the journal, stdio): at 0 the calls run back to back. Compare the two
- * methods of one run only.
+ * between two calls (rendering, the journal, stdio): at 0 the calls run back to back. Scores are
+ * sampled per call, so the median ({@code p0.50}) stands apart from the preemptions of a busy machine
+ * that make up the mean; compare the two methods of one run only.
  *
  * <p>Like the contract kit, this calls an executor outside the dispatcher, only to measure it; bench
  * is no part of the gateway.
  */
 @State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
