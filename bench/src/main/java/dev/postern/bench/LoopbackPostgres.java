@@ -1,6 +1,10 @@
 package dev.postern.bench;
 
 import dev.postern.fixtures.LocalPostgres;
+import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SqlStatementSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +16,10 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -68,6 +75,22 @@ final class LoopbackPostgres implements AutoCloseable {
                     "statements": [ { "name": "%s", "sql": "SELECT id, name, price, added FROM items WHERE id = :id",
                                       "params": { "id": { "type": "integer", "minimum": 1, "maximum": 1000 } } } ] } ] }
                 """.formatted(file, DATABASE, cluster.host(), cluster.port(), DATABASE, ROLE, STATEMENT);
+    }
+
+    /**
+     * The same database and statement as the {@code sql} section, as the policy's entry (the password
+     * under the credential name {@code credential}), for measuring the executor in process.
+     */
+    SqlDatabase database(String credential) {
+        return new SqlDatabase(DATABASE, cluster.host(), cluster.port(), DATABASE, ROLE, new CredentialRef(credential),
+                SqlDatabase.Tls.disabled(), true, Duration.ofMillis(5000), 100, 1 << 20,
+                List.of(new SqlStatementSpec(STATEMENT, "SELECT id, name, price, added FROM items WHERE id = :id",
+                        Map.of("id", new ParamSpec.IntegerParam(1, 1000)))));
+    }
+
+    /** The role's password, for the credential store of an executor measured in process. */
+    String password() {
+        return password;
     }
 
     /** One query over JDBC directly (autocommit, the statement prepared once); returns the rows read. */

@@ -22,15 +22,12 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -43,12 +40,15 @@ import org.postgresql.Driver;
  * Runs permitted SQL statements on PostgreSQL. Before any connection opens, the database's host is
  * resolved and every address judged ({@link AddressRanges}: a loopback or private one needs
  * {@code allowPrivateAddresses}, cloud metadata never); connections open on the first permitted
- * call and a few idle ones are kept per database until {@link #close()}. Each call is one transaction:
- * read-only for read-only statements ({@code BEGIN READ ONLY}, then {@code SET TRANSACTION READ ONLY}),
- * with {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout}
- * set locally from the database's timeout; the statement is prepared and its values bound with their
- * declared types, never spliced; rows stream through a cursor ({@code setFetchSize}) and reading
- * stops at {@code maxRows} or the byte cap. The whole call is bounded by the timeout; a timeout or a
+ * call and a few idle ones are kept per database until {@link #close()} ({@link ConnectionPool}).
+ * Each call is one transaction: read-only for read-only statements ({@code BEGIN READ ONLY}, sent by
+ * the driver with the statement), under the session's {@code statement_timeout}, {@code lock_timeout}
+ * and {@code idle_in_transaction_session_timeout}, set from the database's timeout when the connection
+ * opened; the statement is prepared and its values bound with their declared types, never spliced;
+ * rows stream through a cursor ({@code setFetchSize}) and reading stops at {@code maxRows} or the byte
+ * cap. A read-only call returns its rows as soon as they are read; its {@code ROLLBACK} is sent off
+ * the call's path, and the connection is reused only once that succeeded. A writing call returns only
+ * after its {@code COMMIT} succeeded. The whole call is bounded by the timeout; a timeout or a
  * cancellation cancels the query on the server and drops the connection. Thread-safe.
  *
  * <p>Limits: a single value larger than the byte cap is still fetched whole by the driver before it is
@@ -56,14 +56,13 @@ import org.postgresql.Driver;
  * so the address check judges the names's addresses as resolved here, not the driver's own resolution.
  */
 public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStatement> {
-    private static final int MAX_IDLE_PER_DATABASE = 4;
     private static final int MAX_FETCH = 500;
     /** How long after a timeout or cancellation the connection is aborted if the server has not answered. */
     private static final long ABORT_GRACE_MS = 1000;
 
     private final CredentialStore credentials;
     private final Driver driver = new Driver();
-    private final Map<SqlDatabase, Deque<Connection>> idle = new ConcurrentHashMap<>();
+    private final ConnectionPool pool;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "postern-sql-timer");
@@ -72,7 +71,16 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     });
 
     public SqlActionExecutor(CredentialStore credentials) {
+        this(credentials, Runnable::run);
+    }
+
+    /**
+     * @param releaseGate how a finished call's connection reaches the threads that end its transaction;
+     *                    tests pass one that holds releases, to look at the server in between
+     */
+    SqlActionExecutor(CredentialStore credentials, Executor releaseGate) {
         this.credentials = Objects.requireNonNull(credentials, "credentials");
+        this.pool = new ConnectionPool(Objects.requireNonNull(releaseGate, "releaseGate"));
     }
 
     /**
@@ -169,6 +177,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         SecretMask mask = new SecretMask(secrets);
 
         Call call = new Call();
+        long deadlineNanos = System.nanoTime() + db.timeout().toNanos();
         ScheduledFuture<?> deadline;
         try {
             deadline = timers.schedule(() -> call.stop(Failures.Stop.TIMED_OUT), db.timeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -178,8 +187,9 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         cancellation.onCancel(() -> call.stop(Failures.Stop.CANCELLED));
         Connection conn = null;
         boolean reusable = false;
+        boolean readOnly = permit.statement().readOnly();
         try {
-            Optional<Connection> pooled = pooled(db);
+            Optional<Connection> pooled = pool.take(db, deadlineNanos, () -> call.stopped() != Failures.Stop.NONE);
             conn = pooled.isPresent() ? pooled.get() : open(db, password);
             call.attach(conn);
             Progress progress = new Progress();
@@ -192,14 +202,14 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 }
                 // A pooled connection the server had dropped: nothing was committed on it, so the call
                 // runs once more on a fresh connection (within the same deadline).
-                closeQuietly(conn);
+                ConnectionPool.closeQuietly(conn);
                 conn = null;
                 conn = open(db, password);
                 call.attach(conn);
                 progress = new Progress();
                 outcome = run(permit, conn, call, mask, progress);
             }
-            reusable = call.stopped() == Failures.Stop.NONE && !progress.unusable;
+            reusable = call.stopped() == Failures.Stop.NONE;
             return outcome;
         } catch (SQLException e) {
             return Failures.of(e, call.stopped(), db, mask);
@@ -208,14 +218,19 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         } finally {
             deadline.cancel(false);
             call.finish();
-            release(db, conn, reusable);
+            if (conn != null) {
+                if (reusable) {
+                    pool.release(db, conn, readOnly ? ConnectionPool.Cleanup.ROLLBACK : ConnectionPool.Cleanup.RESET);
+                } else {
+                    ConnectionPool.closeQuietly(conn);
+                }
+            }
         }
     }
 
     /** How far a call got on its connection: whether a COMMIT was sent (after which its effect is unknown on failure). */
     private static final class Progress {
         boolean commitSent;
-        boolean unusable;
     }
 
     /**
@@ -255,19 +270,13 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 }
             }
             call.running(null);
-            if (readOnly) {
-                conn.rollback(); // also undoes any SET the statement made
-            } else {
+            if (!readOnly) {
+                // The outcome of a write is reported only once committed. What is left for the release
+                // (ConnectionPool.Cleanup): a read-only call's ROLLBACK, which also undoes any SET the
+                // statement made; after a commit, RESET ALL, which puts back the start-up values (the
+                // timeouts included) that a committed set_config(..., false) may have changed.
                 progress.commitSent = true;
                 conn.commit();
-                conn.setAutoCommit(true); // so that RESET ALL runs on its own, not in a new open transaction
-                try (Statement reset = conn.createStatement()) {
-                    // A committed statement may have changed session settings (set_config(..., false));
-                    // RESET ALL puts back the start-up values, the timeouts included, for the next call.
-                    reset.execute("RESET ALL");
-                } catch (SQLException e) {
-                    progress.unusable = true; // the statement did commit: report it, but drop the connection
-                }
             }
             done = true;
             return outcome;
@@ -323,21 +332,6 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         return Optional.empty();
     }
 
-    /**
-     * An idle connection of this database, unchecked: probing it would cost a round trip per call; a
-     * connection the server dropped fails on use, before anything commits, and the call is retried
-     * once on a fresh one.
-     */
-    private Optional<Connection> pooled(SqlDatabase db) {
-        Deque<Connection> pool = idle.get(db);
-        if (pool == null) {
-            return Optional.empty();
-        }
-        synchronized (pool) {
-            return Optional.ofNullable(pool.pollFirst());
-        }
-    }
-
     /** A new connection for a call: {@link #open(Driver, SqlDatabase, Secret, boolean)}, read-write allowed. */
     private Connection open(SqlDatabase db, Secret password) throws SQLException {
         return open(driver, db, password, false);
@@ -387,44 +381,13 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         return c;
     }
 
-    private void release(SqlDatabase db, Connection conn, boolean reusable) {
-        if (conn == null) {
-            return;
-        }
-        if (!reusable || closed.get()) {
-            closeQuietly(conn);
-            return;
-        }
-        Deque<Connection> pool = idle.computeIfAbsent(db, k -> new ArrayDeque<>());
-        synchronized (pool) {
-            if (pool.size() < MAX_IDLE_PER_DATABASE && !closed.get()) {
-                pool.addFirst(conn);
-                return;
-            }
-        }
-        closeQuietly(conn);
-    }
-
-    static void closeQuietly(Connection c) {
-        try {
-            c.close();
-        } catch (SQLException | RuntimeException e) {
-            // already broken: nothing left to release
-        }
-    }
-
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         timers.shutdownNow();
-        for (Deque<Connection> pool : idle.values()) {
-            synchronized (pool) {
-                pool.forEach(SqlActionExecutor::closeQuietly);
-                pool.clear();
-            }
-        }
+        pool.close();
     }
 
     /**

@@ -79,7 +79,7 @@ final class StatementProbe {
         } catch (RuntimeException e) {
             return new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", mask.mask(e.toString()));
         } finally {
-            SqlActionExecutor.closeQuietly(conn);
+            ConnectionPool.closeQuietly(conn);
         }
     }
 

@@ -23,6 +23,8 @@ import dev.postern.policy.outcome.SqlRowsOutcome;
 import dev.postern.policy.outcome.SqlValue;
 import dev.postern.policy.port.Cancellation;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -87,6 +89,12 @@ class SqlActionExecutorTest {
     private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
         Decision d = decide(database, statement, args);
         return (AuthorizedSqlStatement) assertInstanceOf(Decision.Permit.class, d, d::toString).permit();
+    }
+
+    /** Replaces this test's executor with one whose releases pass through {@code gate}. */
+    private void releasingThrough(HeldReleases gate) {
+        executor.close();
+        executor = new SqlActionExecutor(new InMemoryCredentials().put("pw", PASSWORD), gate);
     }
 
     private Outcome run(AuthorizedSqlStatement permit) {
@@ -388,4 +396,112 @@ class SqlActionExecutorTest {
         assertEquals(1, db.backendsOfRole(), "on the same pooled connection");
     }
 
+    // ------------------------------------------------------------------ a read-only call's ROLLBACK is off its path
+
+    private static final String IDLE_IN_TRANSACTION =
+            "SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent' AND state = 'idle in transaction'";
+
+    private static SqlStatementSpec noteById(String tag) {
+        return new SqlStatementSpec("note", "/* " + tag + " */ SELECT note FROM t WHERE id = :id",
+                Map.of("id", new ParamSpec.IntegerParam(1, 3)));
+    }
+
+    @Test
+    void aBurstOfSequentialReadOnlyCallsReusesOneConnectionAndLeavesNoBackendAfterClose() throws Exception {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("burst"));
+        long before = db.pg.connectionsOf(TestDatabase.ROLE);
+
+        for (int i = 0; i < 200; i++) {
+            int id = 1 + i % 3;
+            SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(id)))));
+            assertEquals(List.of(List.of(new SqlValue.Text("row " + id))), out.rows());
+        }
+        assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "200 calls one after the other share one connection");
+
+        executor.close(); // the last call's ROLLBACK may still be under way
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(5)),
+                "close leaves no backend, idle in transaction or otherwise");
+    }
+
+    @Test
+    void aReadOnlyCallReturnsBeforeItsRollbackAndTheNextCallRunsOnTheSameConnectionOnlyAfterIt() throws Exception {
+        HeldReleases gate = new HeldReleases();
+        releasingThrough(gate);
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("after-rollback"));
+        long before = db.pg.connectionsOf(TestDatabase.ROLE);
+        int mark = db.logMark();
+
+        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        assertEquals(1, db.count(IDLE_IN_TRANSACTION), "the rows came back while the transaction was still open");
+        SqlRowsOutcome next = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+
+        assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), next.rows());
+        assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "both calls ran on one connection");
+        List<String> logged = db.statementsSince(mark).stream()
+                .filter(l -> l.contains("/* after-rollback */") || l.strip().equals("ROLLBACK")).toList();
+        assertEquals(3, logged.size(), logged::toString);
+        assertTrue(logged.get(0).contains("/* after-rollback */") && logged.get(1).strip().equals("ROLLBACK")
+                && logged.get(2).contains("/* after-rollback */"), () -> "the first call's ROLLBACK ran before the second call: " + logged);
+    }
+
+    @Test
+    void aConnectionWhoseRollbackFailsIsNotReusedAndTheNextCallRunsOnceOnAFreshOne() throws Exception {
+        HeldReleases gate = new HeldReleases();
+        releasingThrough(gate);
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("rollback-fails"));
+        long before = db.pg.connectionsOf(TestDatabase.ROLE);
+        int mark = db.logMark();
+        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        assertEquals(1, db.count(IDLE_IN_TRANSACTION));
+        db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
+        gate.passThrough(); // its ROLLBACK now fails: the server ended the session
+
+        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(3)))));
+
+        assertEquals(List.of(List.of(new SqlValue.Text("row 3"))), out.rows());
+        assertEquals(2, db.pg.connectionsOf(TestDatabase.ROLE) - before, "the second call opened a fresh connection");
+        assertEquals(2, db.statementsSince(mark).stream().filter(l -> l.contains("/* rollback-fails */")).count(),
+                () -> "each call ran its statement once: " + db.statementsSince(mark));
+    }
+
+    @Test
+    void aWriteIsCommittedBeforeItsOutcomeReturns() throws Exception {
+        HeldReleases gate = new HeldReleases();
+        releasingThrough(gate);
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
+                new SqlStatementSpec("log", "INSERT INTO audit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
+
+        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text("committed-first"))))).rowCount());
+
+        assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = 'committed-first'"),
+                "another session sees the row as soon as the call returned");
+        assertEquals(1, gate.held(), "while the connection's own cleanup (RESET ALL) had not even begun");
+        gate.passThrough();
+        for (int i = 0; i < 20; i++) {
+            String what = "committed-" + i;
+            rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text(what)))));
+            assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = '" + what + "'"), what);
+        }
+    }
+
+    @Test
+    void aReadOnlyStatementCannotWriteThroughAProcedureThatTurnsTheReadOnlyDefaultOffAndCommits() throws Exception {
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
+                new SqlStatementSpec("escape", "CALL escape_read_only(:w)", Map.of("w", text(50))));
+
+        ExecutionFailure f = failure(run(permit(shop, "escape", Map.of("w", new SqlArgument.Text("escaped")))),
+                FailureCode.QUERY_FAILED);
+
+        assertTrue(f.message().startsWith("SQLSTATE 2D000: "), "no COMMIT inside a BEGIN READ ONLY block: " + f.message());
+        assertEquals(0, db.count("SELECT count(*) FROM audit WHERE what = 'escaped'"));
+        // Why each call is its own BEGIN READ ONLY block rather than an autocommit session whose
+        // default_transaction_read_only is on: there, the same procedure writes.
+        try (Connection c = db.connectAsRole(PASSWORD, "-c default_transaction_read_only=on");
+                PreparedStatement call = c.prepareStatement("CALL escape_read_only(?)")) {
+            call.setString(1, "escaped-autocommit");
+            call.execute();
+        }
+        assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = 'escaped-autocommit'"));
+    }
 }

@@ -63,6 +63,11 @@ final class TestDatabase implements AutoCloseable {
                         + "   IF waited >= 500 THEN RETURN false; END IF;"
                         + "   PERFORM pg_sleep(0.01); PERFORM pg_stat_clear_snapshot(); waited := waited + 1;"
                         + "  END LOOP; END $$");
+                // A read-only statement's way out, if its transaction were not an explicit BEGIN READ ONLY
+                // block: turn the session's read-only default off, commit, and write in the next transaction.
+                s.execute("CREATE PROCEDURE escape_read_only(w text) LANGUAGE plpgsql AS $$ BEGIN"
+                        + " PERFORM set_config('default_transaction_read_only', 'off', false); COMMIT;"
+                        + " INSERT INTO audit(what) VALUES (w); END $$");
                 s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + ROLE);
             }
             return new TestDatabase(pg, admin);
@@ -85,6 +90,18 @@ final class TestDatabase implements AutoCloseable {
         try (Statement s = admin.createStatement()) {
             s.execute("ALTER ROLE " + ROLE + " PASSWORD '" + password.replace("'", "''") + "'");
         }
+    }
+
+    /** A connection of the executor's role (TLS off), with the session settings {@code options} ("" for none). */
+    Connection connectAsRole(String password, String options) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", ROLE);
+        p.setProperty("password", password);
+        p.setProperty("sslmode", "disable");
+        if (!options.isEmpty()) {
+            p.setProperty("options", options);
+        }
+        return DriverManager.getConnection(pg.jdbcUrl(DB), p);
     }
 
     void execute(String sql) throws SQLException {
