@@ -42,6 +42,11 @@ final class Failures {
             default:
                 break;
         }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof DialRefusedException refused) {
+                return new ExecutionFailure(FailureCode.ADDRESS_REFUSED, mask.mask(refused.getMessage()));
+            }
+        }
         if (hasCause(e, SSLException.class)) {
             return new ExecutionFailure(FailureCode.TLS_FAILED, text);
         }

@@ -15,7 +15,11 @@ import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.Secret;
 import dev.postern.policy.port.SecretMask;
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,6 +38,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.SocketFactory;
 import org.postgresql.Driver;
 
 /**
@@ -364,6 +369,10 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         p.setProperty("tcpKeepAlive", "true");
         p.setProperty("preferQueryMode", "extended");
         p.setProperty("gssEncMode", "disable");
+        // The address each socket dials (a call's, a cancel request's) is judged as it is dialed, not only
+        // when checkAddresses resolved the name: a name that resolves anew in between cannot slip through.
+        p.setProperty("socketFactory", DialCheckingSockets.class.getName());
+        p.setProperty("socketFactoryArg", DialCheckingSockets.argument(db));
         if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE) {
             p.setProperty("sslmode", "disable");
         } else {
@@ -379,6 +388,96 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             throw new SQLException("the PostgreSQL driver refused the URL", "08001");
         }
         return c;
+    }
+
+    /**
+     * The driver's socket factory (pgjdbc's {@code socketFactory}, instantiated by the driver with
+     * {@link #argument}): each socket judges the address it is about to dial with the same rule as
+     * {@link #checkAddresses} — {@code AddressRanges} with the database's {@code allowPrivateAddresses},
+     * and loopback only when TLS is off — and refuses before connecting
+     * ({@link DialRefusedException}). An address the driver left unresolved (a SOCKS proxy set in the
+     * JVM) is refused too. Public only because the driver creates it by reflection; nothing else uses it.
+     */
+    public static final class DialCheckingSockets extends SocketFactory {
+        private final String database;
+        private final boolean allowPrivateAddresses;
+        private final boolean loopbackOnly;
+
+        /** The driver's constructor: {@code argument} is what {@link #argument} wrote. */
+        public DialCheckingSockets(String argument) {
+            String[] parts = argument.split(",", 3);
+            if (parts.length != 3 || !parts[0].matches("private|public") || !parts[1].matches("tls|loopback")) {
+                throw new IllegalArgumentException("not an argument of DialCheckingSockets: " + argument);
+            }
+            this.allowPrivateAddresses = parts[0].equals("private");
+            this.loopbackOnly = parts[1].equals("loopback");
+            this.database = parts[2];
+        }
+
+        static String argument(SqlDatabase db) {
+            return (db.allowPrivateAddresses() ? "private" : "public") + ','
+                    + (db.tls().mode() == SqlDatabase.TlsMode.DISABLE ? "loopback" : "tls") + ',' + db.name();
+        }
+
+        @Override
+        public Socket createSocket() {
+            return new Socket() {
+                @Override
+                public void connect(SocketAddress endpoint, int timeout) throws IOException {
+                    judge(endpoint);
+                    super.connect(endpoint, timeout);
+                }
+            };
+        }
+
+        private void judge(SocketAddress endpoint) throws DialRefusedException {
+            if (!(endpoint instanceof InetSocketAddress inet) || inet.isUnresolved() || inet.getAddress() == null) {
+                throw new DialRefusedException("database " + database + ": the driver would dial " + endpoint
+                        + " unresolved (through a proxy); only addresses judged here are dialed");
+            }
+            InetAddress a = inet.getAddress();
+            Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, allowPrivateAddresses);
+            if (refused.isPresent()) {
+                AddressRanges.Range r = refused.get();
+                throw new DialRefusedException("database " + database + ": the address dialed, " + a.getHostAddress()
+                        + ", is in " + r.cidr() + " (" + r.what() + ")" + (r.kind() == AddressRanges.Kind.METADATA
+                        ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true"));
+            }
+            if (loopbackOnly && !a.isLoopbackAddress()) {
+                throw new DialRefusedException("database " + database + ": TLS is off, so only a loopback address may be dialed, not "
+                        + a.getHostAddress());
+            }
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            Socket s = createSocket();
+            s.connect(new InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+            Socket s = createSocket();
+            s.bind(new InetSocketAddress(localHost, localPort));
+            s.connect(new InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            Socket s = createSocket();
+            s.connect(new InetSocketAddress(host, port));
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+            Socket s = createSocket();
+            s.bind(new InetSocketAddress(localAddress, localPort));
+            s.connect(new InetSocketAddress(address, port));
+            return s;
+        }
     }
 
     @Override

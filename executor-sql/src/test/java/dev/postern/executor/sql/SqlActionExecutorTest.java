@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.policy.AuthorizedSqlStatement;
@@ -346,6 +347,42 @@ class SqlActionExecutorTest {
         assertTrue(f.message().contains("127.0.0.0/8"), f.message());
         assertEquals(0, db.backendsOfRole());
         assertEquals(List.of(), db.statementsSince(mark));
+    }
+
+    @Test
+    void theDriverDialsThroughTheAddressCheckSoANameThatResolvesAnewAfterTheCheckIsStillRefused() throws Exception {
+        // The connection code alone, as if checkAddresses had passed and the name then resolved to loopback:
+        // the socket the driver dials refuses 127.0.0.1 for a database without allowPrivateAddresses.
+        SqlDatabase rebound = new SqlDatabase("shop", db.pg.host(), db.pg.port(), TestDatabase.DB, TestDatabase.ROLE,
+                new dev.postern.policy.model.CredentialRef("pw"), SqlDatabase.Tls.disabled(), false, Duration.ofSeconds(5),
+                10, 4096, List.of(new SqlStatementSpec("one", "SELECT 1", Map.of())));
+        int mark = db.logMark();
+
+        SQLException e = assertThrows(SQLException.class,
+                () -> SqlActionExecutor.open(new org.postgresql.Driver(), rebound, dev.postern.policy.port.Secret.of(PASSWORD), false));
+
+        ExecutionFailure f = Failures.of(e, Failures.Stop.NONE, rebound, new dev.postern.policy.port.SecretMask(List.of()));
+        assertEquals(FailureCode.ADDRESS_REFUSED, f.code(), f.message());
+        assertTrue(f.message().contains("the address dialed, 127.0.0.1, is in 127.0.0.0/8"), f.message());
+        assertEquals(0, db.backendsOfRole(), "nothing reached the server");
+        assertEquals(List.of(), db.statementsSince(mark));
+    }
+
+    @Test
+    void theDialCheckRefusesAnUnresolvedAddressAndLetsAnAllowedOneThrough() throws Exception {
+        SqlActionExecutor.DialCheckingSockets publicOnly = new SqlActionExecutor.DialCheckingSockets("public,tls,shop");
+        try (java.net.Socket s = publicOnly.createSocket()) {
+            DialRefusedException refused = assertThrows(DialRefusedException.class,
+                    () -> s.connect(java.net.InetSocketAddress.createUnresolved("db.example", 5432), 1000));
+            assertTrue(refused.getMessage().contains("unresolved"), refused.getMessage());
+            assertFalse(s.isConnected());
+        }
+        SqlActionExecutor.DialCheckingSockets loopback = new SqlActionExecutor.DialCheckingSockets("private,loopback,shop");
+        try (java.net.Socket s = loopback.createSocket()) {
+            s.connect(new java.net.InetSocketAddress(db.pg.host(), db.pg.port()), 1000);
+            assertTrue(s.isConnected(), "an allowed loopback address is dialed");
+        }
+        assertThrows(IllegalArgumentException.class, () -> new SqlActionExecutor.DialCheckingSockets("anything"));
     }
 
     @Test
