@@ -164,6 +164,7 @@ public final class ArchitectureRules {
     // Executors are exempt from their own rule here; EXECUTORS_DO_NOT_KNOW_EACH_OTHER covers them.
     public static final ArchRule ONLY_APP_DEPENDS_ON_EXECUTORS = noClasses()
             .that().resideOutsideOfPackages(APP, EXECUTORS)
+            .and(areNotAnExecutorBenchmark())
             .should().dependOnClassesThat().resideInAPackage(EXECUTORS)
             .because("app is the composition root that wires adapters in; nothing else may reach past the"
                     + " ports to a concrete executor")
@@ -188,6 +189,7 @@ public final class ArchitectureRules {
 
     public static final ArchRule NO_INSTANCEOF_OVER_KINDS_OUTSIDE_A_KINDS_OWN_CODE = noClasses()
             .that(areNotAKindsOwnCode())
+            .and(areNotAnExecutorBenchmark())
             .should(checkInstanceofAgainstAKindsOwnType())
             .because("a chain of instanceof over actions, permits or outcomes fails at run time on the kind it forgot;"
                     + " each kind presents itself through its EffectKind, found by type in EffectKinds")
@@ -299,10 +301,24 @@ public final class ArchitectureRules {
         return noClasses()
                 .that(areNeither(dispatcher))
                 .and().resideOutsideOfPackage(TEST_FIXTURES)
+                .and(areNotAnExecutorBenchmark())
                 .should(accessTargetWhere(executeOf(ACTION_EXECUTOR)))
                 .because("an executor runs only with the permit the dispatcher just received, after the intent row"
                         + " is on disk")
                 .allowEmptyShould(false);
+    }
+
+    /**
+     * Exempt from the executor rules, as test fixtures' contract kit is: a JMH benchmark of one executor
+     * in {@code bench} ({@code dev.postern.bench.*ExecutorBenchmark}, such as {@code SqlExecutorBenchmark}),
+     * which takes a permit from the real policy engine and times that kind's executor beside its library's
+     * direct call. It is that kind's own measuring code; bench is not in the gateway's jar and nothing
+     * depends on it. Any other bench class keeps every rule.
+     */
+    private static DescribedPredicate<JavaClass> areNotAnExecutorBenchmark() {
+        return DescribedPredicate.describe("are not an executor benchmark in " + BENCH,
+                javaClass -> !(javaClass.getPackageName().startsWith("dev.postern.bench")
+                        && selfOrEnclosing(javaClass, c -> c.getSimpleName().endsWith("ExecutorBenchmark"))));
     }
 
     /** The one exempt class and the classes nested in it, which share its source file and its purpose. */

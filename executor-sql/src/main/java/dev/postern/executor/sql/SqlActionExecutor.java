@@ -324,9 +324,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             if (refused.isPresent()) {
                 AddressRanges.Range r = refused.get();
                 return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name() + ": "
-                        + db.host() + " resolves to " + a.getHostAddress() + ", in " + r.cidr() + " (" + r.what() + ")"
-                        + (r.kind() == AddressRanges.Kind.METADATA ? ", which is never reached"
-                                : ", which needs \"allowPrivateAddresses\": true")));
+                        + db.host() + " resolves to " + a.getHostAddress() + ", " + refusedBecause(r)));
             }
             if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE && !a.isLoopbackAddress()) {
                 return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
@@ -390,6 +388,12 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         return c;
     }
 
+    /** Why an address in {@code r} is not dialed: {@code in 10.0.0.0/8 (private), which needs "allowPrivateAddresses": true}. */
+    private static String refusedBecause(AddressRanges.Range r) {
+        return "in " + r.cidr() + " (" + r.what() + ")" + (r.kind() == AddressRanges.Kind.METADATA
+                ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true");
+    }
+
     /**
      * The driver's socket factory (pgjdbc's {@code socketFactory}, instantiated by the driver with
      * {@link #argument}): each socket judges the address it is about to dial with the same rule as
@@ -440,8 +444,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             if (refused.isPresent()) {
                 AddressRanges.Range r = refused.get();
                 throw new DialRefusedException("database " + database + ": the address dialed, " + a.getHostAddress()
-                        + ", is in " + r.cidr() + " (" + r.what() + ")" + (r.kind() == AddressRanges.Kind.METADATA
-                        ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true"));
+                        + ", is " + refusedBecause(r));
             }
             if (loopbackOnly && !a.isLoopbackAddress()) {
                 throw new DialRefusedException("database " + database + ": TLS is off, so only a loopback address may be dialed, not "
@@ -449,34 +452,39 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             }
         }
 
+        // The driver calls only createSocket() and connect(); these complete SocketFactory's contract the same way.
         @Override
         public Socket createSocket(String host, int port) throws IOException {
-            Socket s = createSocket();
-            s.connect(new InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-            Socket s = createSocket();
-            s.bind(new InetSocketAddress(localHost, localPort));
-            s.connect(new InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
         }
 
         @Override
         public Socket createSocket(InetAddress host, int port) throws IOException {
-            Socket s = createSocket();
-            s.connect(new InetSocketAddress(host, port));
-            return s;
+            return connected(new InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+            return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
+        }
+
+        private Socket connected(InetSocketAddress to, InetSocketAddress from) throws IOException {
             Socket s = createSocket();
-            s.bind(new InetSocketAddress(localAddress, localPort));
-            s.connect(new InetSocketAddress(address, port));
-            return s;
+            try {
+                if (from != null) {
+                    s.bind(from);
+                }
+                s.connect(to);
+                return s;
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
         }
     }
 
