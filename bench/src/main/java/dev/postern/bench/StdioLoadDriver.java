@@ -522,7 +522,7 @@ public final class StdioLoadDriver {
         String url = httpBase + "/v1/items/17";
         long before = service.requests();
         int rounds = options.httpRoundTrips;
-        int warmup = Math.max(50, rounds / 5);
+        int warmup = options.pathWarmup;
         Samples viaGateway = new Samples(rounds);
         Samples direct = new Samples(rounds);
         int bad = 0;
@@ -579,7 +579,7 @@ public final class StdioLoadDriver {
      */
     private void sql(String label, List<String> command, LoopbackPostgres pg) throws Exception {
         int rounds = options.httpRoundTrips;
-        int warmup = Math.max(50, rounds / 5);
+        int warmup = options.pathWarmup;
         Samples viaGateway = new Samples(rounds);
         Samples direct = new Samples(rounds);
         int bad = 0;
@@ -696,6 +696,8 @@ public final class StdioLoadDriver {
                   --calls N               calls per throughput depth (default 20000)
                   --round-trips N         sequential round trips (default 5000)
                   --http-round-trips N    GETs each way, and SQL queries each way (default 1000)
+                  --path-warmup N         untimed rounds before them, so that both sides are compiled
+                                          (default 15000; the gateway's path is much longer than the floor's)
                   --oversize-mb N         the newline-free line's size in MB (default 50)
                   --work DIR              where configs, journals and the servers' stderr go (default bench/target/load)
                   --out FILE              the report file (default bench/target/load-report.txt)
@@ -716,6 +718,7 @@ public final class StdioLoadDriver {
         int calls = 20_000;
         int roundTrips = 5_000;
         int httpRoundTrips = 1_000;
+        int pathWarmup = 15_000;
         int oversizeMb = 50;
         Path work = Path.of("bench/target/load");
         Path out = Path.of("bench/target/load-report.txt");
@@ -749,6 +752,7 @@ public final class StdioLoadDriver {
                     case "--calls" -> o.calls = positive(a, v);
                     case "--round-trips" -> o.roundTrips = positive(a, v);
                     case "--http-round-trips" -> o.httpRoundTrips = positive(a, v);
+                    case "--path-warmup" -> o.pathWarmup = positive(a, v);
                     case "--oversize-mb" -> o.oversizeMb = positive(a, v);
                     case "--work" -> o.work = Path.of(v);
                     case "--out" -> o.out = Path.of(v);
