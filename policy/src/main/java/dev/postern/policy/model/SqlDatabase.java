@@ -83,6 +83,12 @@ public record SqlDatabase(
         if (host.isBlank() || host.chars().anyMatch(c -> c <= ' ' || c == '/' || c == '?' || c == '&' || c == '#' || c == ',')) {
             throw new IllegalArgumentException("database " + name + ": host must be a host name or an address literal");
         }
+        try {
+            // Read as an HTTP target's host is (HostSyntax): 127.000.0.1, 2130706433 or 0x7f.1 are refused, not resolved.
+            HostSyntax.canonical(host.indexOf(':') >= 0 && !host.startsWith("[") ? '[' + host + ']' : host);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("database " + name + ": host \"" + host + "\": " + e.getMessage());
+        }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("database " + name + ": port must be 1..65535, got " + port);
         }

@@ -110,6 +110,17 @@ class SqlTextTest {
     }
 
     @Test
+    void aDatabaseHostIsReadAsAnHttpTargetsHostIs() {
+        for (String odd : List.of("127.000.0.1", "2130706433", "0x7f.0.0.1", "127.1", "a_b.example", "[fe80::1%25eth0]", "bücher.example")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> database(odd, SqlDatabase.Tls.verifyFull()), odd);
+            assertTrue(e.getMessage().startsWith("database db: host \"" + odd + "\": "), e.getMessage());
+        }
+        for (String fine : List.of("db.internal", "DB.Internal.", "10.0.0.5", "::1", "[::1]", "2001:db8::5", "xn--bcher-kva.example")) {
+            assertEquals(fine, database(fine, SqlDatabase.Tls.verifyFull()).host(), fine);
+        }
+    }
+
+    @Test
     void sshCommandsTakeNoNumberOrBooleanParams() {
         assertThrows(IllegalArgumentException.class, () -> new SshCommandSpec("c", List.of("echo", "{b}"),
                 Map.of("b", new ParamSpec.BooleanParam())));
