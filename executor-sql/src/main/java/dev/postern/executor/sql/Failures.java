@@ -22,6 +22,28 @@ final class Failures {
     }
 
     static ExecutionFailure of(SQLException e, Stop stop, SqlDatabase database, SecretMask mask) {
+        return of(e, stop, false, database, mask);
+    }
+
+    /**
+     * As above, for a call that may have sent its {@code COMMIT} ({@code commitSent}): a failure the server
+     * did not answer (a timeout, a cancellation, a broken connection, the session ended) then leaves the
+     * write's effect unknown, and the message says so, since a code such as {@code CONNECT_FAILED} alone
+     * reads as "nothing ran" and invites a retry that could write twice. A {@code COMMIT} the server
+     * refused (a deferred constraint, a serialization failure) rolled back, and keeps its plain message.
+     */
+    static ExecutionFailure of(SQLException e, Stop stop, boolean commitSent, SqlDatabase database, SecretMask mask) {
+        ExecutionFailure f = classify(e, stop, database, mask);
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        boolean unanswered = stop != Stop.NONE || state.isEmpty() || state.startsWith("08")
+                || state.equals("57P01") || state.equals("57P02");
+        if (commitSent && unanswered) {
+            return new ExecutionFailure(f.code(), f.message() + "; the COMMIT had been sent, so whether the write took effect is unknown");
+        }
+        return f;
+    }
+
+    private static ExecutionFailure classify(SQLException e, Stop stop, SqlDatabase database, SecretMask mask) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String text = mask.mask(state.isEmpty() ? String.valueOf(e.getMessage()) : "SQLSTATE " + state + ": " + e.getMessage());
         if (stop == Stop.CANCELLED) {

@@ -193,11 +193,11 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         Connection conn = null;
         boolean reusable = false;
         boolean readOnly = permit.statement().readOnly();
+        Progress progress = new Progress();
         try {
             Optional<Connection> pooled = pool.take(db, deadlineNanos, () -> call.stopped() != Failures.Stop.NONE);
             conn = pooled.isPresent() ? pooled.get() : open(db, password);
             call.attach(conn);
-            Progress progress = new Progress();
             SqlRowsOutcome outcome;
             try {
                 outcome = run(permit, conn, call, mask, progress);
@@ -211,13 +211,12 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 conn = null;
                 conn = open(db, password);
                 call.attach(conn);
-                progress = new Progress();
                 outcome = run(permit, conn, call, mask, progress);
             }
             reusable = call.stopped() == Failures.Stop.NONE;
             return outcome;
         } catch (SQLException e) {
-            return Failures.of(e, call.stopped(), db, mask);
+            return Failures.of(e, call.stopped(), progress.commitSent, db, mask);
         } catch (RuntimeException e) {
             return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, mask.mask("the SQL executor failed: " + e));
         } finally {

@@ -523,6 +523,24 @@ class SqlActionExecutorTest {
     }
 
     @Test
+    void aWriteWhoseCommitIsUnansweredSaysItsEffectIsUnknownAndOneStoppedBeforeItsCommitDoesNot() throws Exception {
+        SqlDatabase shop = database(Duration.ofMillis(700), 10, 4096,
+                new SqlStatementSpec("slow", "INSERT INTO slow_commit(what) VALUES (:w)", Map.of("w", text(50)), false, false),
+                new SqlStatementSpec("napping-write", "INSERT INTO audit(what) SELECT 'nap' FROM pg_sleep(30)", Map.of(), false, false));
+
+        ExecutionFailure atCommit = failure(run(permit(shop, "slow", Map.of("w", new SqlArgument.Text("x")))), FailureCode.TIMEOUT);
+        assertTrue(atCommit.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"),
+                atCommit.message());
+        // The server finishes that COMMIT on its own (the 2 s the trigger sleeps); wait it out for the tests after.
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0,
+                Duration.ofSeconds(5)));
+
+        ExecutionFailure beforeCommit = failure(run(permit(shop, "napping-write", Map.of())), FailureCode.TIMEOUT);
+        assertFalse(beforeCommit.message().contains("COMMIT"), beforeCommit.message());
+        assertEquals(0, db.count("SELECT count(*) FROM audit WHERE what = 'nap'"));
+    }
+
+    @Test
     void aReadOnlyStatementCannotWriteThroughAProcedureThatTurnsTheReadOnlyDefaultOffAndCommits() throws Exception {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("escape", "CALL escape_read_only(:w)", Map.of("w", text(50))));

@@ -68,6 +68,12 @@ final class TestDatabase implements AutoCloseable {
                 s.execute("CREATE PROCEDURE escape_read_only(w text) LANGUAGE plpgsql AS $$ BEGIN"
                         + " PERFORM set_config('default_transaction_read_only', 'off', false); COMMIT;"
                         + " INSERT INTO audit(what) VALUES (w); END $$");
+                // A table whose COMMIT takes 2 s: a deferred constraint trigger sleeps when the transaction commits.
+                s.execute("CREATE TABLE slow_commit (what text)");
+                s.execute("CREATE FUNCTION nap_at_commit() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$");
+                s.execute("CREATE CONSTRAINT TRIGGER nap_at_commit AFTER INSERT ON slow_commit"
+                        + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION nap_at_commit()");
                 s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + ROLE);
             }
             return new TestDatabase(pg, admin);
