@@ -47,23 +47,18 @@ public final class JvmFloor {
                     continue;
                 }
                 reply.set("id", message.get("id"));
-                String text = "ok";
-                JsonNode params = message.path("params");
-                if ("tools/call".equals(message.path("method").asText()) && "sql_query".equals(params.path("name").asText())) {
+                String tool = "tools/call".equals(message.path("method").asText()) ? message.path("params").path("name").asText() : "";
+                if (tool.equals("sql_query")) {
                     // No database relay here: say so, so that the driver leaves the SQL figure out instead of timing "ok".
                     reply.putObject("error").put("code", -32601).put("message", "the floor relays no sql_query");
-                    out.write(json.writeValueAsBytes(reply));
-                    out.write('\n');
-                    out.flush();
-                    continue;
+                } else {
+                    String text = !tool.equals("http_request") ? "ok"
+                            : "status " + http.execute(new HttpGet(message.path("params").path("arguments").path("url").asText()), response -> {
+                                EntityUtils.consume(response.getEntity());
+                                return response.getCode();
+                            });
+                    reply.putObject("result").putArray("content").addObject().put("type", "text").put("text", text);
                 }
-                if ("tools/call".equals(message.path("method").asText()) && "http_request".equals(params.path("name").asText())) {
-                    text = "status " + http.execute(new HttpGet(params.path("arguments").path("url").asText()), response -> {
-                        EntityUtils.consume(response.getEntity());
-                        return response.getCode();
-                    });
-                }
-                reply.putObject("result").putArray("content").addObject().put("type", "text").put("text", text);
             } catch (IOException e) {
                 reply.putNull("id");
                 reply.putObject("error").put("code", -32700).put("message", "parse error");
