@@ -74,7 +74,7 @@ final class ArgumentValidator {
             Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> e = fields.next();
-                String key = e.getKey().replace("~", "~0").replace("/", "~1");
+                String key = SchemaErrors.escape(e.getKey());
                 Optional<Binding.Invalid> found = hugeNumber(e.getValue(), pointer + "/" + key);
                 if (found.isPresent()) {
                     return found;

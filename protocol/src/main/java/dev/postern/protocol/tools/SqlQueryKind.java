@@ -152,7 +152,7 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();
-                String pointer = "/args/" + e.getKey().replace("~", "~0").replace("/", "~1");
+                String pointer = "/args/" + SchemaErrors.escape(e.getKey());
                 if (v.isTextual()) {
                     values.put(e.getKey(), new SqlArgument.Text(v.textValue()));
                 } else if (v.isBoolean()) {
