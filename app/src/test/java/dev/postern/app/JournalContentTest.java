@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a real session writes to the journals: one decisions row per rejection, fingerprints and rule ids, never the input. */
 class JournalContentTest {
@@ -67,6 +69,71 @@ class JournalContentTest {
         assertEquals("web", sshRow.get("target").textValue());
         assertEquals("tail lines=marker-ssh-arg", sshRow.get("refused").textValue());
         assertEquals("json", byFrame.get(HashChain.sha256(notJson.substring(0, notJson.length() - 1))).get("stage").textValue());
+    }
+
+    /**
+     * A URL's user info is a credential the agent pasted: a denial row keeps the host and says user
+     * info was dropped, but never holds it (nor a hash over it), whether the URL parses or not,
+     * with or without {@code journal.redactArguments}.
+     */
+    @ParameterizedTest(name = "redactArguments={0}")
+    @ValueSource(booleans = {false, true})
+    void aDenialRowDropsTheUserInfoOfTheUrlItRefused(boolean redact) throws Exception {
+        List<String> urls = List.of(
+                "http://agent:marker-pass-1@127.0.0.1:9/v1/x",
+                "http://marker-user-2@127.0.0.1:9/admin",
+                "http://agent:marker pass 3@127.0.0.1:9/v1/x",
+                "http:agent:marker-pass-4@127.0.0.1:9/v1/x",
+                "http://a@b:marker-pass-5@127.0.0.1:9/v1/x",
+                "HTTPS:\\\\\\\\agent:marker-pass-6@127.0.0.1:9\\\\v1");
+        StringBuilder input = new StringBuilder(SessionHarness.INIT + SessionHarness.INITIALIZED);
+        for (int i = 0; i < urls.size(); i++) {
+            input.append(call(10 + i, "http_request", "{\"method\":\"GET\",\"url\":\"" + urls.get(i) + "\"}"));
+        }
+        SessionHarness h = new SessionHarness(dir);
+        if (redact) {
+            h.redactingArguments();
+        }
+        h.run(input.toString());
+
+        h.http.assertNoAttempts();
+        String decisions = Files.readString(dir.resolve(FileAuditJournal.DECISIONS));
+        List<String> rows = Files.readAllLines(dir.resolve(FileAuditJournal.DECISIONS), StandardCharsets.UTF_8);
+        assertEquals(urls.size(), rows.size(), decisions);
+        assertFalse(decisions.contains("marker"), "user info reached decisions.jsonl:\n" + decisions);
+        assertFalse(h.stdout.toString(StandardCharsets.UTF_8).contains("marker"), "user info echoed to the agent");
+        assertFalse(h.stderr.toString(StandardCharsets.UTF_8).contains("marker"), "user info on stderr");
+        for (String row : rows) {
+            JsonNode node = JSON.readTree(row);
+            assertEquals("policy", node.get("stage").textValue(), row);
+            assertTrue(node.path("userInfoDropped").asBoolean(), "the row says user info was dropped: " + row);
+            assertFalse(node.path("refused").textValue().contains("@"), row);
+            if (node.has("host")) {
+                assertEquals("127.0.0.1:9", node.get("host").textValue(), row);
+            }
+            if (redact) {
+                assertTrue(node.has("argumentsSha256"), row);
+            }
+        }
+        JsonNode first = rows.stream().map(JournalContentTest::tree)
+                .filter(n -> n.get("frame").textValue().equals(HashChain.sha256(
+                        call(10, "http_request", "{\"method\":\"GET\",\"url\":\"" + urls.get(0) + "\"}").strip())))
+                .findFirst().orElseThrow();
+        assertEquals("http.url.userinfo", first.get("rule").textValue());
+        assertEquals("127.0.0.1:9", first.get("host").textValue());
+        assertEquals(redact ? "GET http://127.0.0.1:9" : "GET http://127.0.0.1:9/v1/x", first.get("refused").textValue());
+        if (redact) {
+            assertEquals(HashChain.sha256("http://127.0.0.1:9/v1/x"), first.get("argumentsSha256").textValue(),
+                    "the hash is over the URL without its user info, so a weak password cannot be guessed from it");
+        }
+    }
+
+    private static JsonNode tree(String row) {
+        try {
+            return JSON.readTree(row);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -43,6 +43,7 @@ final class SessionHarness {
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     final Path journalDir;
     final Policy policy;
+    private boolean redactArguments;
     ExitStatus exit;
 
     SessionHarness(Path journalDir) {
@@ -52,6 +53,12 @@ final class SessionHarness {
     SessionHarness(Path journalDir, Policy policy) {
         this.journalDir = journalDir;
         this.policy = policy;
+    }
+
+    /** Runs the gateway with {@code journal.redactArguments: true}. */
+    SessionHarness redactingArguments() {
+        redactArguments = true;
+        return this;
     }
 
     static Policy policy() {
@@ -85,13 +92,17 @@ final class SessionHarness {
 
     /** The config the gateway runs on: this harness's policy and journal directory, four calls at once. */
     GatewayConfig config() {
-        return config(journalDir, policy, 4);
+        return config(journalDir, policy, 4, redactArguments);
     }
 
     /** A config for an in-memory gateway: no credentials, default frame and journal sizes. */
     static GatewayConfig config(Path journalDir, Policy policy, int maxInFlight) {
+        return config(journalDir, policy, maxInFlight, false);
+    }
+
+    private static GatewayConfig config(Path journalDir, Policy policy, int maxInFlight, boolean redactArguments) {
         return new GatewayConfig(journalDir.resolve("postern.json"), policy, 1 << 20, maxInFlight, journalDir,
-                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(), java.util.Optional.empty(), false, "0".repeat(64));
+                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(), java.util.Optional.empty(), redactArguments, "0".repeat(64));
     }
 
     PrintStream diagnostics() {

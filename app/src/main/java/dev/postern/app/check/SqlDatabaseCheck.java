@@ -7,12 +7,7 @@ import dev.postern.executor.sql.SqlActionExecutor.StatementCheck;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.port.CredentialStore;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +28,8 @@ public final class SqlDatabaseCheck implements KindCheck {
 
     /**
      * Each {@code tls.caFile} holds at least one X.509 certificate, read as the driver reads it (the
-     * loader has already refused a file that is missing or unreadable; it does not look inside).
+     * loader has already refused a file that is missing or unreadable; it does not look inside); a
+     * finding says what is wrong with the file in words ({@link CaFiles}).
      */
     @Override
     public List<Finding> local(GatewayConfig config) {
@@ -46,18 +42,8 @@ public final class SqlDatabaseCheck implements KindCheck {
             }
             Path file = d.tls().caFile().get();
             String where = "/sql/databases/" + i + "/tls/caFile";
-            String problem;
-            try (InputStream in = Files.newInputStream(file)) {
-                problem = CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty() ? "holds no certificate" : null;
-            } catch (IOException e) {
-                problem = "cannot be read (" + e.getClass().getSimpleName() + ")";
-            } catch (CertificateException e) {
-                problem = "holds no certificate the driver can read (" + e.getClass().getSimpleName() + ")";
-            }
-            if (problem != null) {
-                out.add(Finding.error("ca-file-invalid", where, "database " + d.name() + ": " + file + " " + problem
-                        + ", so every TLS handshake would fail"));
-            }
+            CaFiles.problem(file).ifPresent(problem -> out.add(Finding.error("ca-file-invalid", where,
+                    "database " + d.name() + ": " + file + " " + problem + ", so every TLS handshake would fail")));
         }
         return out;
     }

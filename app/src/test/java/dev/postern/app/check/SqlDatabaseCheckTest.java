@@ -2,9 +2,11 @@ package dev.postern.app.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.app.Gateway;
+import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.fixtures.LocalPostgres;
@@ -147,27 +149,82 @@ class SqlDatabaseCheckTest {
         assertEquals(before, pg.connectionsOf(ROLE), "a refused address is never dialed");
     }
 
+    /**
+     * Each way a CA file can fail says what is wrong with which file in words, never an exception's
+     * class name: empty, not PEM, a private key (or a request) instead of a certificate, a broken
+     * certificate block, a file gone since the config was loaded; a good one gives no finding.
+     */
     @Test
-    void aCaFileThatHoldsNoCertificateIsAnErrorAndOneThatDoesIsNot() throws Exception {
-        Files.writeString(dir.resolve("not-a-cert.pem"), "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
-        Files.writeString(dir.resolve("empty.pem"), "");
+    void aCaFileTheDriverCannotReadSaysWhatIsWrongWithItInWords() throws Exception {
         keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-dname", "CN=test CA", "-keystore", dir.resolve("ca.p12").toString(),
                 "-storetype", "PKCS12", "-storepass", "capass", "-validity", "2");
         keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", dir.resolve("ca.p12").toString(), "-storepass", "capass",
                 "-file", dir.resolve("ca.pem").toString());
-        GatewayConfig config = config(
-                database("garbled", "right", ", \"tls\": { \"mode\": \"verify-full\", \"caFile\": \"./not-a-cert.pem\" }", BY_ID),
-                database("empty", "right", ", \"tls\": { \"mode\": \"verify-full\", \"caFile\": \"./empty.pem\" }", BY_ID),
-                database("good", "right", ", \"tls\": { \"mode\": \"verify-full\", \"caFile\": \"./ca.pem\" }", BY_ID));
+        keytool("-exportcert", "-alias", "ca", "-keystore", dir.resolve("ca.p12").toString(), "-storepass", "capass",
+                "-file", dir.resolve("ca.der").toString());
+        keytool("-certreq", "-alias", "ca", "-keystore", dir.resolve("ca.p12").toString(), "-storepass", "capass",
+                "-file", dir.resolve("request.pem").toString());
+        String key = "-----BEGIN PRIVATE KEY-----\n" + "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg" + "A".repeat(16)
+                + "\n-----END PRIVATE KEY-----\n";
+        String ca = Files.readString(dir.resolve("ca.pem"));
+        Files.writeString(dir.resolve("empty.pem"), "");
+        Files.writeString(dir.resolve("blank.pem"), " \n\n");
+        Files.writeString(dir.resolve("garbage.pem"), "hello, not a certificate\n");
+        Files.writeString(dir.resolve("bad-base64.pem"), "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n");
+        Files.writeString(dir.resolve("key.pem"), key);
+        Files.writeString(dir.resolve("ca-and-key.pem"), ca + key);
+        Files.write(dir.resolve("not-der.der"), new byte[] {0x30, 0x03, 0x02, 0x01, 0x05});
+        Files.writeString(dir.resolve("key-as-cert.pem"), key.replace("PRIVATE KEY", "CERTIFICATE"));
+        Files.writeString(dir.resolve("unended.pem"), ca.substring(0, ca.indexOf("-----END")));
+        Files.writeString(dir.resolve("gone.pem"), ca);
+        List<String> files = List.of("empty.pem", "blank.pem", "garbage.pem", "bad-base64.pem", "key.pem", "ca-and-key.pem",
+                "request.pem", "not-der.der", "key-as-cert.pem", "unended.pem", "gone.pem", "ca.pem", "ca.der");
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            entries.add(database("db" + i, "right", ", \"tls\": { \"mode\": \"verify-full\", \"caFile\": \"./" + files.get(i) + "\" }",
+                    BY_ID));
+        }
+        GatewayConfig config = config(entries.toArray(String[]::new));
+        Files.delete(dir.resolve("gone.pem"));
 
         List<Finding> findings = new SqlDatabaseCheck().local(config);
 
-        assertEquals(List.of(
-                "error [ca-file-invalid] /sql/databases/0/tls/caFile: database garbled: " + dir.resolve("not-a-cert.pem")
-                        + " holds no certificate the driver can read (CertificateException), so every TLS handshake would fail",
-                "error [ca-file-invalid] /sql/databases/1/tls/caFile: database empty: " + dir.resolve("empty.pem")
-                        + " holds no certificate, so every TLS handshake would fail"),
-                findings.stream().map(Finding::line).toList());
+        List<String> problems = List.of(
+                "is empty",
+                "holds only white space",
+                "is not a certificate: it has no -----BEGIN CERTIFICATE----- line and is not a DER certificate",
+                "is not a certificate: its CERTIFICATE block 1 is not valid base64",
+                "holds a PRIVATE KEY block, which is not a certificate (a CA file holds only CERTIFICATE blocks)",
+                "holds a PRIVATE KEY block besides its certificates, which the driver cannot read"
+                        + " (a CA file holds only CERTIFICATE blocks)",
+                "holds a NEW CERTIFICATE REQUEST block, which is not a certificate (a CA file holds only CERTIFICATE blocks)",
+                "is not a certificate: it is binary DER that does not decode to an X.509 certificate",
+                "is not a certificate: its CERTIFICATE block 1 does not decode to an X.509 certificate",
+                "is not a certificate: its CERTIFICATE block 1 has no -----END CERTIFICATE----- line",
+                "no longer exists");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < problems.size(); i++) {
+            expected.add("error [ca-file-invalid] /sql/databases/" + i + "/tls/caFile: database db" + i + ": "
+                    + dir.resolve(files.get(i)) + " " + problems.get(i) + ", so every TLS handshake would fail");
+        }
+        assertEquals(expected, findings.stream().map(Finding::line).toList());
+        for (Finding f : findings) {
+            assertFalse(f.line().matches("(?s).*(Exception|java\\.|\\(\\w+\\)).*"), "an exception named: " + f.line());
+            assertFalse(f.line().contains("MIGH"), "nothing of a key is shown: " + f.line());
+        }
+    }
+
+    /** A CA path that names a directory is refused when the config loads, in words, before any deep check. */
+    @Test
+    void aCaFileThatIsADirectoryIsAConfigurationError() throws Exception {
+        Files.createDirectory(dir.resolve("certs"));
+
+        ConfigException e = assertThrows(ConfigException.class, () -> config(
+                database("dir", "right", ", \"tls\": { \"mode\": \"verify-full\", \"caFile\": \"./certs\" }", BY_ID)));
+
+        assertTrue(e.getMessage().contains("/sql/databases/0/tls/caFile"), e.getMessage());
+        assertTrue(e.getMessage().contains("a readable CA file, but " + dir.resolve("certs") + " is not one"), e.getMessage());
+        assertFalse(e.getMessage().contains("Exception"), e.getMessage());
     }
 
     private static void keytool(String... args) throws Exception {

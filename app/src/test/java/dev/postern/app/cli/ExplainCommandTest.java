@@ -89,6 +89,18 @@ class ExplainCommandTest {
         assertNothingRan(run);
     }
 
+    /** A URL's user info is a credential: explain refuses it by rule and never repeats it, on stdout or stderr. */
+    @Test
+    void aUrlWithUserInfoIsDeniedWithoutRepeatingIt() {
+        CliRun run = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://agent:marker-secret@127.0.0.1:"
+                + http.port() + "/v1/items\"}");
+
+        assertEquals(ExitStatus.CHECK_FAILED, run.exit, run.toString());
+        assertEquals("DENY by rule http.url.userinfo: url must not carry user info\n", run.out(), run.toString());
+        assertFalse(run.toString().contains("marker-secret"), run.toString());
+        assertNothingRan(run);
+    }
+
     @Test
     void aCallUnderAConfirmRuleSaysAHumanMustApproveItAndShowsWhatTheyWouldSee() throws Exception {
         Files.writeString(config, Files.readString(config).replace("\"methods\": [\"GET\", \"POST\"],",

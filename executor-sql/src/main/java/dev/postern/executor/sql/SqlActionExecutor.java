@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.SocketFactory;
 import org.postgresql.Driver;
+import org.postgresql.PGConnection;
 
 /**
  * Runs permitted SQL statements on PostgreSQL. Before any connection opens, the database's host is
@@ -54,7 +55,7 @@ import org.postgresql.Driver;
  * cap. A read-only call returns its rows as soon as they are read; its {@code ROLLBACK} is sent off
  * the call's path, and the connection is reused only once that succeeded. A writing call returns only
  * after its {@code COMMIT} succeeded. The whole call is bounded by the timeout; a timeout or a
- * cancellation cancels the query on the server and drops the connection. Thread-safe.
+ * cancellation cancels the query (or the {@code COMMIT}) on the server and drops the connection. Thread-safe.
  *
  * <p>Limits: a single value larger than the byte cap is still fetched whole by the driver before it is
  * dropped; with {@code verify-full} the driver dials the host name (TLS proves the server's identity),
@@ -279,8 +280,13 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 // (ConnectionPool.Cleanup): a read-only call's ROLLBACK, which also undoes any SET the
                 // statement made; after a commit, RESET ALL, which puts back the start-up values (the
                 // timeouts included) that a committed set_config(..., false) may have changed.
+                // A stop from here on cancels the COMMIT on the server as it would the statement; one
+                // that came before it sends no COMMIT at all.
+                call.committing(conn);
+                call.check();
                 progress.commitSent = true;
                 conn.commit();
+                call.running(null);
             }
             done = true;
             return outcome;
@@ -504,7 +510,8 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     private final class Call {
         private final AtomicReference<Failures.Stop> stop = new AtomicReference<>(Failures.Stop.NONE);
         private volatile Connection connection;
-        private volatile Statement statement;
+        /** How to cancel on the server what the call is running now (a statement, its COMMIT); null between. */
+        private volatile ServerCancel inProgress;
         private volatile boolean finished;
 
         void attach(Connection c) throws SQLException {
@@ -513,7 +520,17 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
 
         void running(Statement s) {
-            statement = s;
+            inProgress = s == null ? null : s::cancel;
+        }
+
+        /**
+         * The call is about to send its COMMIT on {@code c}: a stop now sends the driver's cancel request
+         * for whatever the connection runs (a statement's {@code cancel()} does nothing once it has
+         * finished). A cancel that reaches the server before the COMMIT does is ignored by an idle
+         * session; the connection is dropped after any stop, so no later call can meet it.
+         */
+        void committing(Connection c) {
+            inProgress = () -> c.unwrap(PGConnection.class).cancelQuery();
         }
 
         Failures.Stop stopped() {
@@ -531,10 +548,10 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             if (finished || !stop.compareAndSet(Failures.Stop.NONE, why)) {
                 return;
             }
-            Statement s = statement;
-            if (s != null) {
+            ServerCancel running = inProgress;
+            if (running != null) {
                 try {
-                    s.cancel(); // a CancelRequest to the server: the query stops there, not only here
+                    running.send(); // a CancelRequest to the server: the query stops there, not only here
                 } catch (SQLException | RuntimeException e) {
                     // the abort below still ends the call
                 }
@@ -560,5 +577,11 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         void finish() {
             finished = true;
         }
+    }
+
+    /** Sends the driver's cancel request for what a call is running on the server. */
+    @FunctionalInterface
+    private interface ServerCancel {
+        void send() throws SQLException;
     }
 }

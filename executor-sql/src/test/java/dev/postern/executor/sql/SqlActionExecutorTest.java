@@ -531,13 +531,72 @@ class SqlActionExecutorTest {
         ExecutionFailure atCommit = failure(run(permit(shop, "slow", Map.of("w", new SqlArgument.Text("x")))), FailureCode.TIMEOUT);
         assertTrue(atCommit.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"),
                 atCommit.message());
-        // The server finishes that COMMIT on its own (the 2 s the trigger sleeps); wait it out for the tests after.
+        // The COMMIT is cancelled on the server (see the next tests); wait for its backend to end, for the tests after.
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0,
                 Duration.ofSeconds(5)));
 
         ExecutionFailure beforeCommit = failure(run(permit(shop, "napping-write", Map.of())), FailureCode.TIMEOUT);
         assertFalse(beforeCommit.message().contains("COMMIT"), beforeCommit.message());
         assertEquals(0, db.count("SELECT count(*) FROM audit WHERE what = 'nap'"));
+    }
+
+    /** The server's clock now, in microseconds since the epoch: what {@link #committingSince} compares backends' starts with. */
+    private static long serverMicros() throws SQLException {
+        return db.count("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint");
+    }
+
+    /** Counts the role's backends opened since {@code micros} that are running a COMMIT. */
+    private static String committingSince(long micros) {
+        return "SELECT count(*) FROM pg_stat_activity WHERE usename = '" + TestDatabase.ROLE + "'"
+                + " AND state = 'active' AND query = 'COMMIT' AND backend_start >= to_timestamp(" + micros + " / 1000000.0)";
+    }
+
+    /**
+     * A COMMIT still running when the call's deadline passes is cancelled on the server as a statement
+     * is (a CancelRequest): the deferred trigger's minute of sleep stops, the transaction rolls back, the
+     * connection is dropped rather than pooled, and the outcome still says the write's effect is unknown.
+     */
+    @Test
+    void aCommitStillRunningAtTheDeadlineIsCancelledOnTheServerAndItsConnectionDropped() throws Exception {
+        SqlDatabase shop = database(Duration.ofMillis(700), 10, 4096,
+                new SqlStatementSpec("stuck", "INSERT INTO stuck_commit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
+        int mark = db.pg.logText().length();
+        long started = serverMicros();
+        String committing = committingSince(started);
+
+        ExecutionFailure f = failure(run(permit(shop, "stuck", Map.of("w", new SqlArgument.Text("timed-out")))), FailureCode.TIMEOUT);
+
+        assertTrue(f.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"), f.message());
+        assertEquals(0, db.awaitCount(committing, 0, Duration.ofSeconds(3)), "the COMMIT is still running on the server");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'"
+                + " AND backend_start >= to_timestamp(" + started + " / 1000000.0)", 0, Duration.ofSeconds(3)),
+                "the connection must be dropped, not pooled");
+        assertEquals(0, db.count("SELECT count(*) FROM stuck_commit WHERE what = 'timed-out'"), "the cancelled COMMIT rolled back");
+        assertTrue(db.pg.logText().substring(mark).contains("canceling statement due to user request"),
+                "the server logged the cancel of the COMMIT");
+    }
+
+    /** The same for a call cancelled by the client while its COMMIT runs. */
+    @Test
+    void aCommitRunningWhenTheCallIsCancelledIsCancelledOnTheServerAndItsConnectionDropped() throws Exception {
+        SqlDatabase shop = database(Duration.ofSeconds(30), 10, 4096,
+                new SqlStatementSpec("stuck", "INSERT INTO stuck_commit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
+        Cancellation cancellation = new Cancellation();
+        AuthorizedSqlStatement permit = permit(shop, "stuck", Map.of("w", new SqlArgument.Text("cancelled")));
+        long started = serverMicros();
+        String committing = committingSince(started);
+        CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> executor.execute(permit, cancellation));
+        assertEquals(1, db.awaitCount(committing, 1, Duration.ofSeconds(10)), "the COMMIT never started");
+
+        cancellation.cancel();
+
+        ExecutionFailure f = failure(running.get(10, TimeUnit.SECONDS), FailureCode.CANCELLED);
+        assertTrue(f.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"), f.message());
+        assertEquals(0, db.awaitCount(committing, 0, Duration.ofSeconds(3)), "the COMMIT is still running on the server");
+        assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'"
+                + " AND backend_start >= to_timestamp(" + started + " / 1000000.0)", 0, Duration.ofSeconds(3)),
+                "the connection must be dropped, not pooled");
+        assertEquals(0, db.count("SELECT count(*) FROM stuck_commit WHERE what = 'cancelled'"), "the cancelled COMMIT rolled back");
     }
 
     @Test

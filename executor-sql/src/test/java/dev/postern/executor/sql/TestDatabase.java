@@ -74,6 +74,12 @@ final class TestDatabase implements AutoCloseable {
                         + " $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$");
                 s.execute("CREATE CONSTRAINT TRIGGER nap_at_commit AFTER INSERT ON slow_commit"
                         + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION nap_at_commit()");
+                // A table whose COMMIT takes a minute, far past any test's deadline: only a cancel on the server ends it early.
+                s.execute("CREATE TABLE stuck_commit (what text)");
+                s.execute("CREATE FUNCTION stuck_at_commit() RETURNS trigger LANGUAGE plpgsql AS"
+                        + " $$ BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$");
+                s.execute("CREATE CONSTRAINT TRIGGER stuck_at_commit AFTER INSERT ON stuck_commit"
+                        + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION stuck_at_commit()");
                 s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + ROLE);
             }
             return new TestDatabase(pg, admin);

@@ -31,10 +31,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
 public final class HttpRequestKind implements EffectKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
     public static final String TOOL = "http_request";
+
+    /** A scheme a WHATWG URL parser reads an authority after with any number of slashes or backslashes, or none. */
+    private static final Pattern SPECIAL_SCHEME = Pattern.compile("(?i)(https?|wss?|ftp|file):");
+    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
 
     @Override
     public String toolName() {
@@ -231,20 +237,63 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
         h.body().ifPresent(body -> row.put("bodyBytes", body.getBytes(StandardCharsets.UTF_8).length));
     }
 
+    /**
+     * A refused URL's row: its host, and the call as asked, both without the URL's user info. User
+     * info is a credential the agent pasted, so it is dropped before anything is written or hashed
+     * (the row says {@code userInfoDropped}, never what it was), whether the URL parses or not.
+     */
     @Override
     public void journalDenial(HttpRequestAction a, ObjectNode row, boolean redactArguments) {
-        StringBuilder asked = new StringBuilder(a.url());
+        String url = withoutUserInfo(a.url());
+        StringBuilder asked = new StringBuilder(url);
         for (QueryParameter q : a.query()) {
             asked.append(asked.indexOf("?") < 0 ? '?' : '&').append(q.name()).append('=').append(q.value());
         }
-        origin(a.url()).ifPresent(o -> row.put("host", o.host()));
+        origin(url).ifPresent(o -> row.put("host", o.host()));
+        if (!url.equals(a.url())) {
+            row.put("userInfoDropped", true);
+        }
         if (redactArguments) {
-            row.put("refused", a.method() + ' ' + origin(a.url()).map(Origin::url).orElse("(a URL that does not parse)"));
+            row.put("refused", a.method() + ' ' + origin(url).map(Origin::url).orElse("(a URL that does not parse)"));
             row.put("argumentsSha256", Sha256.of(asked.toString().getBytes(StandardCharsets.UTF_8)));
         } else {
             row.put("refused", a.method() + ' ' + asked);
         }
         a.body().ifPresent(body -> row.put("bodyBytes", body.getBytes(StandardCharsets.UTF_8).length));
+    }
+
+    /**
+     * {@code url} without user info, read as leniently as a client would, since the URL was refused
+     * and may not parse: after leading spaces and control characters, the authority starts after
+     * the scheme and any run of slashes and backslashes (or none) for a scheme such as {@code http}
+     * that browsers read so, after {@code //} for any other scheme, or else at the start; it ends
+     * at the first {@code / \\ ? #}; everything in it up to its last {@code @} is dropped. Limits:
+     * a URL mangled further (a tab inside its scheme) may keep its user info; the policy refuses
+     * every such URL, but its row is only as clean as this reading.
+     */
+    static String withoutUserInfo(String url) {
+        int lead = 0;
+        while (lead < url.length() && url.charAt(lead) <= ' ') {
+            lead++;
+        }
+        Matcher special = SPECIAL_SCHEME.matcher(url).region(lead, url.length());
+        Matcher scheme = SCHEME.matcher(url).region(lead, url.length());
+        int start;
+        if (special.lookingAt()) {
+            start = special.end();
+            while (start < url.length() && (url.charAt(start) == '/' || url.charAt(start) == '\\')) {
+                start++;
+            }
+        } else {
+            int afterScheme = scheme.lookingAt() ? scheme.end() : lead;
+            start = url.startsWith("//", afterScheme) ? afterScheme + 2 : lead;
+        }
+        int end = start;
+        while (end < url.length() && "/\\?#".indexOf(url.charAt(end)) < 0) {
+            end++;
+        }
+        int at = url.lastIndexOf('@', end - 1);
+        return at < start ? url : url.substring(0, start) + url.substring(at + 1);
     }
 
     /** A refused URL's scheme and authority, and its host (with port), if it parses at all. */
