@@ -177,6 +177,13 @@ class RequestStateCodecTest {
         assertInstanceOf(Redemption.Redeemed.class, codec.redeem(state, "http_request", A), "a refused call marks nothing");
     }
 
+    @Test
+    void aCodecWithAFreshKeyKeepsItsLifetimeAndRedeemsWhatItMints() {
+        RequestStateCodec fresh = RequestStateCodec.withFreshKey(Duration.ofMinutes(5));
+        assertEquals(Duration.ofMinutes(5), fresh.lifetime());
+        assertInstanceOf(Redemption.Redeemed.class, fresh.redeem(fresh.mint("ssh_exec", B), "ssh_exec", B));
+    }
+
     /** A clock the test moves by hand. */
     static final class SettableClock extends Clock {
         private Instant now = Instant.parse("2026-12-01T00:00:00Z");
