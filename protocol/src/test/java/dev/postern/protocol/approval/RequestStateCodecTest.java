@@ -184,6 +184,31 @@ class RequestStateCodecTest {
         assertInstanceOf(Redemption.Redeemed.class, fresh.redeem(fresh.mint("ssh_exec", B), "ssh_exec", B));
     }
 
+    @Test
+    void aGenuineStateWhosePayloadIsNotTheVersionedFivePartFormIsMalformed() throws Exception {
+        // Only the key's holder can make these: the form is checked after the MAC, as a second line.
+        byte[] key = new byte[32];
+        RequestStateCodec known = new RequestStateCodec(key, clock, Duration.ofSeconds(120), 10, new java.security.SecureRandom());
+        long expiry = clock.millis() + 1000;
+        for (String payload : new String[] {
+                "postern-approval-v1\nt\n" + A + "\n" + expiry,
+                "postern-approval-v1\nt\n" + A + "\n" + expiry + "\nnonce\nextra",
+                "postern-approval-v0\nt\n" + A + "\n" + expiry + "\nnonce",
+                "postern-approval-v1\nt\n" + A + "\nsoon\nnonce"}) {
+            assertEquals(Problem.MALFORMED, problem(known.redeem(signed(key, payload), "t", A)), payload);
+        }
+        assertInstanceOf(Redemption.Redeemed.class, known.redeem(signed(key, "postern-approval-v1\nt\n" + A + "\n" + expiry + "\nnonce"), "t", A),
+                "the same construction with the right form is genuine");
+    }
+
+    private static String signed(byte[] key, String payload) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+        byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+        return encoder.encodeToString(bytes) + '.' + encoder.encodeToString(mac.doFinal(bytes));
+    }
+
     /** A clock the test moves by hand. */
     static final class SettableClock extends Clock {
         private Instant now = Instant.parse("2026-12-01T00:00:00Z");

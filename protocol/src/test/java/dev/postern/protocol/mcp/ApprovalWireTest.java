@@ -176,4 +176,17 @@ class ApprovalWireTest {
                 send("{\"jsonrpc\":\"2.0\",\"id\":\"postern-approval-99\",\"result\":{}}"));
         assertTrue(forged.line().contains("a response to a request Postern never sent"), forged.line());
     }
+
+    @Test
+    void aMalformedResponseFromTheClientEndsTheSessionAsAnInvalidRequest() throws Exception {
+        send(init("2025-11-25", "{\"elicitation\":{\"form\":{}}}"));
+        send(McpServerTest.INITIALIZED);
+        ServerRequests.Pending pending = server.serverRequests().open();
+        Inbound.Close both = assertInstanceOf(Inbound.Close.class, send("{\"jsonrpc\":\"2.0\",\"id\":\""
+                + ((RequestId.Text) pending.id()).value() + "\",\"result\":{},\"error\":{\"code\":1,\"message\":\"m\"}}"));
+        JsonNode error = JSON.readTree(both.line()).get("error");
+        assertEquals(-32600, error.get("code").asInt());
+        assertEquals("invalid request: a response carries \"result\" or \"error\", not both", error.get("message").textValue());
+        assertFalse(pending.reply().isDone(), "nothing is delivered");
+    }
 }
