@@ -164,7 +164,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
     public String describeForOperator(Policy policy) {
         StringBuilder b = new StringBuilder();
         for (SshHost h : policy.sshHosts()) {
-            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
+            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(HostSyntax.inAuthority(h.address()))
                     .append(':').append(h.port());
             h.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
             b.append('\n');

@@ -79,7 +79,7 @@ class SshExecKindPresentationTest {
     }
 
     @Test
-    void checkConfigPrintsEachHostThenEachCommandAndItsParamsSortedByName() {
+    void checkConfigPrintsEachHostWithAnIpv6AddressBracketedThenEachCommandAndItsParamsSortedByName() {
         assertEquals("ssh host web: deploy@10.0.0.5:2222, rate limit 1 call per 1 s\n"
                 + "  command logs: [journalctl, -u, {unit}, -n, {lines}]\n"
                 + "    param {lines}: integer, 1..500\n"
@@ -87,7 +87,7 @@ class SshExecKindPresentationTest {
                 + "  command reboot: [reboot], only with a human's approval\n"
                 + "  command grep: [grep, {word}, /var/log/app.log]\n"
                 + "    param {word}: string, any text, at most 64 characters\n"
-                + "ssh host v6: ops@fd00::5:22\n"
+                + "ssh host v6: ops@[fd00::5]:22\n"
                 + "  command uptime: [uptime]\n",
                 KIND.describeForOperator(POLICY));
     }
