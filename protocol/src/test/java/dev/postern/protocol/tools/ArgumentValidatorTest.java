@@ -48,6 +48,7 @@ class ArgumentValidatorTest {
         ArgumentValidator v = new ArgumentValidator(JSON.parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
 
         assertTrue(v.validate(JSON.parse("{}")).isEmpty());
+        assertEquals("", v.validate(JSON.parse("[]")).orElseThrow().pointer(), "an empty array is not an empty arguments object");
         assertEquals("/x", v.validate(JSON.parse("{\"x\":1}")).orElseThrow().pointer(), "an unknown member is refused, not skipped");
     }
 }
