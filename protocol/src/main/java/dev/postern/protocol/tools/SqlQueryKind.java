@@ -133,10 +133,9 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
         o.putObject("rowCount").put("type", "integer").put("minimum", 0);
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("database").add("statement").add("columns").add("rows").add("rowCount").add("truncated");
-        if (policy.allowances(SqlDatabase.class).stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm)) {
-            help.append(ToolCatalog.WAITS_FOR_A_HUMAN);
-        }
-        return new Tool(TOOL, "SQL statement", help.toString().trim(), in, out,
+        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        boolean asks = databases.stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm);
+        return new Tool(TOOL, "SQL statement", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
     }
 

@@ -113,10 +113,9 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
-        if (policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm)) {
-            help.append(ToolCatalog.WAITS_FOR_A_HUMAN);
-        }
-        return new Tool(TOOL, "SSH command", help.toString().trim(), in, out,
+        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        return new Tool(TOOL, "SSH command", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(false, true, false, true), SshExecKind::bind);
     }
 
@@ -165,7 +164,7 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
     public String describeForOperator(Policy policy) {
         StringBuilder b = new StringBuilder();
         for (SshHost h : policy.sshHosts()) {
-            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(h.address())
+            b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(HostSyntax.inAuthority(h.address()))
                     .append(':').append(h.port());
             h.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
             b.append('\n');

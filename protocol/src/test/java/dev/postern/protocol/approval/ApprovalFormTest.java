@@ -66,6 +66,28 @@ class ApprovalFormTest {
     }
 
     @Test
+    void controlLineSeparatorAndBidiCharactersAreEscapedAndTheirNeighboursShownAsThemselves() {
+        int[] escaped = {0x00, 0x1f, 0x7f, 0x80, 0x9f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069};
+        int[] plain = {0x20, 0x7e, 0xa0, 0x2027, 0x202f, 0x2065, 0x206a};
+        for (int c : escaped) {
+            String message = ApprovalForm.message(pending("<" + Character.toString(c) + ">"), "http_request");
+            assertTrue(message.contains("body: <" + String.format("\\u%04x", c) + ">"), Integer.toHexString(c) + ": " + message);
+        }
+        for (int c : plain) {
+            String message = ApprovalForm.message(pending("<" + Character.toString(c) + ">"), "http_request");
+            assertTrue(message.contains("body: <" + Character.toString(c) + ">"), Integer.toHexString(c) + ": " + message);
+        }
+    }
+
+    @Test
+    void aLongValueIsCutAfterTwoThousandCharactersCountedAsCodePointsAndSaysHowManyMoreThereAre() {
+        String whole = "\ud83d\ude00".repeat(ApprovalForm.MAX_SHOWN_CHARS);
+        assertTrue(ApprovalForm.message(pending(whole), "http_request").contains("body: " + whole + "\n"), "exactly at the limit: whole");
+        String message = ApprovalForm.message(pending(whole + "ab"), "http_request");
+        assertTrue(message.contains("body: " + whole + "\u2026 (2 more characters, covered by the digest)\n"), message);
+    }
+
+    @Test
     void acceptWithApproveTrueApproves() throws Exception {
         assertInstanceOf(ApprovalForm.Answer.Approved.class,
                 ApprovalForm.judge(json("{\"action\":\"accept\",\"content\":{\"approve\":true}}")));

@@ -132,6 +132,83 @@ class RequestStateCodecTest {
         assertThrows(IllegalArgumentException.class, () -> codec.mint("http_request", "md5:00"));
     }
 
+    @Test
+    void aKeyOfThirtyTwoBytesIsEnoughAndOneByteLessIsRefused() {
+        RequestStateCodec exact = new RequestStateCodec(new byte[32], clock, Duration.ofSeconds(1), 1, new java.security.SecureRandom());
+        assertInstanceOf(Redemption.Redeemed.class, exact.redeem(exact.mint("t", A), "t", A));
+        assertEquals("the key must be at least 32 bytes", assertThrows(IllegalArgumentException.class,
+                () -> new RequestStateCodec(new byte[31], clock, Duration.ofSeconds(1), 1, new java.security.SecureRandom())).getMessage());
+    }
+
+    @Test
+    void aStateAtTheLengthLimitIsReadAndOneCharacterMoreIsMalformedUnread() {
+        // Canonical base64url on both sides of the dot, and no genuine MAC: read, it is tampering.
+        Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+        String atLimit = encoder.encodeToString(new byte[735]) + '.' + encoder.encodeToString(new byte[32]);
+        assertEquals(RequestStateCodec.MAX_STATE_LENGTH, atLimit.length());
+        assertEquals(Problem.TAMPERED, problem(codec.redeem(atLimit, "http_request", A)));
+        String overLimit = encoder.encodeToString(new byte[735]) + '.' + encoder.encodeToString(new byte[33]);
+        assertEquals(RequestStateCodec.MAX_STATE_LENGTH + 1, overLimit.length());
+        assertEquals(Problem.MALFORMED, problem(codec.redeem(overLimit, "http_request", A)));
+    }
+
+    @Test
+    void aStateRedeemedAtItsLastMillisecondCannotBeRedeemedAgainInThatMillisecond() {
+        String state = codec.mint("http_request", A);
+        clock.advance(Duration.ofSeconds(120));
+        assertInstanceOf(Redemption.Redeemed.class, codec.redeem(state, "http_request", A));
+        assertEquals(Problem.REPLAYED, problem(codec.redeem(state, "http_request", A)),
+                "a used state is forgotten only once it can no longer be redeemed");
+    }
+
+    @Test
+    void redeemingForgetsExpiredStatesSoTheyMakeRoomForNewOnes() {
+        RequestStateCodec small = RequestStateCodec.withFreshKey(Duration.ofSeconds(10), clock, 1);
+        assertInstanceOf(Redemption.Redeemed.class, small.redeem(small.mint("t", A), "t", A));
+        clock.advance(Duration.ofSeconds(11));
+        assertInstanceOf(Redemption.Redeemed.class, small.redeem(small.mint("t", A), "t", A), "the expired one no longer counts");
+    }
+
+    @Test
+    void redeemingTakesOnlyAToolNameAndADigest() {
+        String state = codec.mint("http_request", A);
+        assertThrows(IllegalArgumentException.class, () -> codec.redeem(state, "bad\nname", A));
+        assertThrows(IllegalArgumentException.class, () -> codec.redeem(state, "http_request", "md5:00"));
+        assertInstanceOf(Redemption.Redeemed.class, codec.redeem(state, "http_request", A), "a refused call marks nothing");
+    }
+
+    @Test
+    void aCodecWithAFreshKeyKeepsItsLifetimeAndRedeemsWhatItMints() {
+        RequestStateCodec fresh = RequestStateCodec.withFreshKey(Duration.ofMinutes(5));
+        assertEquals(Duration.ofMinutes(5), fresh.lifetime());
+        assertInstanceOf(Redemption.Redeemed.class, fresh.redeem(fresh.mint("ssh_exec", B), "ssh_exec", B));
+    }
+
+    @Test
+    void aGenuineStateWhosePayloadIsNotTheVersionedFivePartFormIsMalformed() throws Exception {
+        // Only the key's holder can make these: the form is checked after the MAC, as a second line.
+        byte[] key = new byte[32];
+        RequestStateCodec known = new RequestStateCodec(key, clock, Duration.ofSeconds(120), 10, new java.security.SecureRandom());
+        long expiry = clock.millis() + 1000;
+        for (String payload : new String[] {
+                "postern-approval-v1\nt\n" + A + "\n" + expiry,
+                "postern-approval-v1\nt\n" + A + "\n" + expiry + "\nnonce\nextra",
+                "postern-approval-v0\nt\n" + A + "\n" + expiry + "\nnonce",
+                "postern-approval-v1\nt\n" + A + "\nsoon\nnonce"}) {
+            assertEquals(Problem.MALFORMED, problem(known.redeem(signed(key, payload), "t", A)), payload);
+        }
+        assertInstanceOf(Redemption.Redeemed.class, known.redeem(signed(key, "postern-approval-v1\nt\n" + A + "\n" + expiry + "\nnonce"), "t", A),
+                "the same construction with the right form is genuine");
+    }
+
+    private static String signed(byte[] key, String payload) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+        byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+        return encoder.encodeToString(bytes) + '.' + encoder.encodeToString(mac.doFinal(bytes));
+    }
+
     /** A clock the test moves by hand. */
     static final class SettableClock extends Clock {
         private Instant now = Instant.parse("2026-12-01T00:00:00Z");

@@ -72,4 +72,14 @@ class StrictJsonTest {
         assertTrue(!e.getMessage().contains("Source:") && !e.getMessage().contains("Feature")
                 && !e.getMessage().contains("com.fasterxml"), e.getMessage());
     }
+
+    @Test
+    void anErrorSaysTheLineAndColumnWhereTheParserStoppedAndMinusOneWhenThereIsNone() {
+        JsonSyntaxError at = assertThrows(JsonSyntaxError.class, () -> json.parse("{\n  \"a\": tru\n}"));
+        assertEquals(2, at.line());
+        assertEquals(8, at.column(), "where the bad token starts");
+        JsonSyntaxError nowhere = assertThrows(JsonSyntaxError.class, () -> json.parse("{\"a\":\"\\ud800\"}"));
+        assertEquals(-1, nowhere.line());
+        assertEquals(-1, nowhere.column());
+    }
 }

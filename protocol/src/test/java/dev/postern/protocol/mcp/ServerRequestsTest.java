@@ -71,4 +71,29 @@ class ServerRequestsTest {
         assertTrue(b.reply().isCancelled());
         assertEquals(0, requests.waiting());
     }
+
+    @Test
+    void waitingCountsTheRequestsStillOpen() {
+        ServerRequests requests = new ServerRequests();
+        Pending a = requests.open();
+        requests.open();
+        assertEquals(2, requests.waiting());
+        requests.end(a.id());
+        assertEquals(1, requests.waiting());
+    }
+
+    @Test
+    void theLast1024EndedWaitsAreRememberedAndAnOlderOneBecomesUnknown() {
+        ServerRequests requests = new ServerRequests();
+        Pending first = requests.open();
+        requests.end(first.id());
+        for (int i = 1; i < ServerRequests.REMEMBERED_ENDED; i++) {
+            requests.end(requests.open().id());
+        }
+        assertEquals(Delivery.LATE, requests.deliver(first.id(), OK), "1024 ended: the first is still remembered");
+        Pending next = requests.open();
+        requests.end(next.id());
+        assertEquals(Delivery.UNKNOWN, requests.deliver(first.id(), OK), "the 1025th pushes the oldest out");
+        assertEquals(Delivery.LATE, requests.deliver(next.id(), OK));
+    }
 }

@@ -34,4 +34,21 @@ class ArgumentValidatorTest {
         assertTrue(invalid.get().message().contains("out of range"), invalid.get().message());
         assertTrue(v.validate(JSON.parse("{\"a\":[\"x\"]}")).isEmpty(), "a valid value still passes");
     }
+
+    @Test
+    void emptyArgumentsAreRefusedAtTheMissingMemberWhenTheSchemaNeedsOne() throws Exception {
+        ArgumentValidator v = new ArgumentValidator(JSON.parse("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},"
+                + "\"required\":[\"a\"],\"additionalProperties\":false}"));
+
+        assertEquals("/a", v.validate(JSON.parse("{}")).orElseThrow().pointer());
+    }
+
+    @Test
+    void aToolThatTakesNoArgumentsAcceptsNoneAndStillRefusesAnyGiven() throws Exception {
+        ArgumentValidator v = new ArgumentValidator(JSON.parse("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
+
+        assertTrue(v.validate(JSON.parse("{}")).isEmpty());
+        assertEquals("", v.validate(JSON.parse("[]")).orElseThrow().pointer(), "an empty array is not an empty arguments object");
+        assertEquals("/x", v.validate(JSON.parse("{\"x\":1}")).orElseThrow().pointer(), "an unknown member is refused, not skipped");
+    }
 }
