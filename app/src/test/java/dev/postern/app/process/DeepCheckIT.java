@@ -178,9 +178,10 @@ class DeepCheckIT {
         assertEquals(6, p.exitStatus, p.describe() + out);
         assertTrue(out.contains("deep check with connections: 3 errors, 0 warnings"), out);
         assertTrue(out.contains("error [tls-handshake-failed] /http/targets/0/baseUrl: target plain-as-tls: TLS handshake with https://127.0.0.1:"
-                + http.port() + " failed: "), out);
+                + http.port() + " failed: the server did not answer the TLS handshake within 1500 ms (timed out; is it a plain http port?)\n"), out);
         assertTrue(out.contains("error [connect-failed] /http/targets/1/baseUrl: target closed: connecting to http://127.0.0.1:" + closedPort
-                + " failed: "), out);
+                + " failed: the connection was refused (nothing listens on that port, or a firewall rejects it)\n"), out);
+        assertFalse(out.lines().anyMatch(l -> l.contains("/http/") && l.contains("Exception")), "no exception's class is named: " + out);
         assertTrue(out.contains("error [ssh-unreachable] /ssh/hosts/0/address: host down: cannot connect to 127.0.0.1:" + closedPort), out);
         assertEquals(0, http.requestCount(), "no HTTP request was sent");
         assertEquals(0, ssh.authCount(), "no SSH login was attempted");
@@ -188,7 +189,7 @@ class DeepCheckIT {
     }
 
     @Test
-    void aHandshakeSucceedsWithTheTargetsTrustStoreAndFailsWithTheDefaultOne() throws Exception {
+    void aHandshakeSucceedsWithTheTargetsTrustStoreFailsWithTheDefaultOneAndAWrongStorePasswordIsALocalFinding() throws Exception {
         Path server = dir.resolve("server.p12");
         Path trust = dir.resolve("trust.p12");
         keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
@@ -216,14 +217,26 @@ class DeepCheckIT {
                     new byte[0], dir, env);
             LauncherProcess refused = LauncherProcess.run(List.of("check-config", "--deep", "--connect", "--config", withDefault.toString()),
                     new byte[0], dir, env);
+            LauncherProcess wrong = LauncherProcess.run(List.of("check-config", "--deep", "--connect", "--config", withStore.toString()),
+                    new byte[0], dir, Map.of("POSTERN_IT_TRUST_PASS", "not-trustpass"));
 
             assertEquals(0, ok.exitStatus, ok.describe() + new String(ok.stdout, StandardCharsets.UTF_8));
             assertTrue(new String(ok.stdout, StandardCharsets.UTF_8).contains("deep check with connections: no findings"), ok.describe());
             String out = new String(refused.stdout, StandardCharsets.UTF_8);
             assertEquals(6, refused.exitStatus, refused.describe() + out);
             assertTrue(out.contains("error [tls-handshake-failed] /http/targets/0/baseUrl: target internal: TLS handshake with https://127.0.0.1:"
-                    + port + " failed: SSLHandshakeException"), out);
+                    + port + " failed: the server's certificate is not trusted: it does not chain to a certificate in the JDK's default"
+                    + " certificate authorities\n"), out);
+            assertFalse(out.contains("Exception"), "no exception's class is named: " + out);
             assertFalse(out.contains("trustpass") || refused.stderrText().contains("trustpass"), "the store's password is never shown");
+            String wrongOut = new String(wrong.stdout, StandardCharsets.UTF_8);
+            assertEquals(6, wrong.exitStatus, wrong.describe() + wrongOut);
+            assertTrue(wrongOut.contains("error [trust-store-invalid] /http/targets/0/trustStore/password: target internal: trust store "
+                    + trust + " cannot be opened with the password in credential trust-pass: the password is wrong or the file is damaged,"
+                    + " so every call would fail\n"), wrongOut);
+            assertTrue(wrongOut.contains("deep check with connections: 1 error, 0 warnings"), "the store is not dialed: " + wrongOut);
+            assertFalse(wrongOut.contains("Exception") || wrongOut.contains("not-trustpass") || wrong.stderrText().contains("not-trustpass"),
+                    wrong.describe() + wrongOut);
             assertEquals(0, requests.get(), "--connect sends no request");
         } finally {
             https.stop(0);
