@@ -44,11 +44,26 @@ final class LoopbackPostgres implements AutoCloseable {
     }
 
     static LoopbackPostgres start() {
+        return start("none");
+    }
+
+    /**
+     * A cluster whose {@code log_statement} is {@code logStatement} ({@code none}, as an operator runs a
+     * server: {@link LocalPostgres} logs every statement for the tests that read its log, which costs
+     * the server a log line per statement, two per executor call against one per direct query). The
+     * setting is the cluster's, so the direct query and the executor see the same server.
+     */
+    static LoopbackPostgres start(String logStatement) {
+        if (!logStatement.matches("none|ddl|mod|all")) {
+            throw new IllegalArgumentException("not a log_statement value: " + logStatement);
+        }
         byte[] random = new byte[12];
         new SecureRandom().nextBytes(random);
         String password = "bench-" + HexFormat.of().formatHex(random);
         LocalPostgres pg = LocalPostgres.start();
         try {
+            pg.psql("postgres", "ALTER SYSTEM SET log_statement = '" + logStatement + "'");
+            pg.psql("postgres", "SELECT pg_reload_conf()");
             pg.psql("postgres", "CREATE DATABASE " + DATABASE);
             pg.psql(DATABASE, "CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + password + "';"
                     + " CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL, price numeric(10,2) NOT NULL, added timestamptz NOT NULL);"
@@ -115,6 +130,18 @@ final class LoopbackPostgres implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /** A server setting as the direct connection's session sees it ({@code SHOW name}). */
+    String setting(String name) throws SQLException {
+        if (!name.matches("[a-z_]+")) {
+            throw new IllegalArgumentException("not a setting name: " + name);
+        }
+        queryDirectly(1);
+        try (java.sql.Statement s = direct.createStatement(); ResultSet rs = s.executeQuery("SHOW " + name)) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 
     /** Sessions the gateway's role has opened so far (the direct connection is counted too). */

@@ -39,7 +39,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code pauseMicros} (outside the measurement), standing in for what the gateway and the agent do
  * between two calls (rendering, the journal, stdio): at 0 the calls run back to back. Scores are
  * sampled per call, so the median ({@code p0.50}) stands apart from the preemptions of a busy machine
- * that make up the mean; compare the two methods of one run only.
+ * that make up the mean; compare the two methods of one run only. The cluster logs no statements
+ * ({@code serverLog=none}, as an operator runs a server; {@code -p serverLog=all} is the test fixture's
+ * setting, which costs the server a log line per statement: two per executor call, one per direct query).
  *
  * <p>Like the contract kit, this calls an executor outside the dispatcher, only to measure it; bench
  * is no part of the gateway.
@@ -56,6 +58,10 @@ public class SqlExecutorBenchmark {
     @Param({"0", "200"})
     public int pauseMicros;
 
+    /** The cluster's {@code log_statement}: {@code none} as an operator runs it; {@code all} as the test fixture does. */
+    @Param({"none"})
+    public String serverLog;
+
     private LoopbackPostgres pg;
     private SqlActionExecutor executor;
     private AuthorizedSqlStatement[] permits;
@@ -63,7 +69,10 @@ public class SqlExecutorBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws SQLException {
-        pg = LoopbackPostgres.start();
+        pg = LoopbackPostgres.start(serverLog);
+        if (!pg.setting("log_statement").equals(serverLog)) {
+            throw new IllegalStateException("the cluster logs statements as " + pg.setting("log_statement") + ", not " + serverLog);
+        }
         executor = new SqlActionExecutor(new InMemoryCredentials().put(CREDENTIAL, pg.password()));
         SqlDatabase database = pg.database(CREDENTIAL);
         PolicyEngine engine = new PolicyEngine(Policy.of(database));

@@ -33,7 +33,9 @@ import java.util.function.BooleanSupplier;
  * <p>A call that finds no idle connection takes, in this order: a queued connection whose cleanup no
  * thread has begun (the call runs the cleanup itself, one round trip, and uses the connection only if
  * it succeeded — so calls back to back on one connection pay the round trip, as before, rather than two
- * thread wake-ups besides); else one whose cleanup is under way on a release thread, if no other call
+ * thread wake-ups besides; a read-only call that sends its own {@code BEGIN READ ONLY} takes a
+ * {@code ROLLBACK} left this way with the transaction still open and sends it in its statement's message
+ * group, so the two share one round trip, see {@link Taken}); else one whose cleanup is under way on a release thread, if no other call
  * already waits for it, once released (at most until the call's deadline or the release's limit; a
  * {@code ROLLBACK} is one round trip, a new connection several plus the password exchange); else none,
  * and the call opens a new connection. How many connections are open at once is bounded by how many
@@ -113,6 +115,22 @@ final class ConnectionPool {
      * connection, or when {@code stopped} says it was stopped.
      */
     Optional<Connection> take(SqlDatabase db, long deadlineNanos, BooleanSupplier stopped) {
+        return take(db, deadlineNanos, stopped, false).map(Taken::connection);
+    }
+
+    /** A connection for a call; {@code rollbackFirst}: its last read-only transaction is still open, for the call to end. */
+    record Taken(Connection connection, boolean rollbackFirst) {
+    }
+
+    /**
+     * {@link #take(SqlDatabase, long, BooleanSupplier)}, but when {@code rollbackWithStatement} a claimed
+     * connection whose cleanup is the {@code ROLLBACK} of a call that sent its own {@code BEGIN READ ONLY}
+     * (the driver in autocommit) is handed over with that transaction still open ({@code rollbackFirst}):
+     * the caller sends the {@code ROLLBACK} in the same message group as its statement, ahead of it, so
+     * the statement runs only if the {@code ROLLBACK} succeeded (after an error the server skips to the
+     * Sync), and the two share one round trip.
+     */
+    Optional<Taken> take(SqlDatabase db, long deadlineNanos, BooleanSupplier stopped, boolean rollbackWithStatement) {
         Idle idle = byDatabase.get(db);
         if (idle == null) {
             return Optional.empty();
@@ -125,7 +143,7 @@ final class ConnectionPool {
                 while (claimed == null) {
                     Connection c = idle.connections.pollFirst();
                     if (c != null) {
-                        return Optional.of(c);
+                        return Optional.of(new Taken(c, false));
                     }
                     claimed = claimQueued(idle);
                     if (claimed != null) {
@@ -154,9 +172,13 @@ final class ConnectionPool {
                 }
             }
         }
+        if (rollbackWithStatement && claimed.cleanup == Cleanup.ROLLBACK && !closed && autoCommit(claimed.connection)) {
+            settle(idle, claimed.connection, true, false);
+            return Optional.of(new Taken(claimed.connection, true));
+        }
         boolean clean = !closed && cleanUp(db, claimed);
         settle(idle, claimed.connection, clean, false);
-        return clean ? Optional.of(claimed.connection) : Optional.empty();
+        return clean ? Optional.of(new Taken(claimed.connection, false)) : Optional.empty();
     }
 
     /** The oldest queued release whose cleanup no thread has begun, now this caller's; null if none. Holds idle's lock. */
@@ -221,6 +243,15 @@ final class ConnectionPool {
         return true;
     }
 
+    /** The driver's autocommit flag (no round trip); false for a connection that fails to say. */
+    private static boolean autoCommit(Connection c) {
+        try {
+            return c.getAutoCommit();
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Ends the transaction a finished call left (or resets a committed write's session); true if the server answered so. */
     private static boolean cleanUp(SqlDatabase db, Release r) {
         Connection c = r.connection;
@@ -229,6 +260,9 @@ final class ConnectionPool {
             int usual = c.getNetworkTimeout();
             c.setNetworkTimeout(Runnable::run, limit); // a read that waits longer fails, and the connection is closed
             if (r.cleanup == Cleanup.ROLLBACK) {
+                // A call whose BEGIN READ ONLY went with its statement left the driver in autocommit;
+                // leaving it (no round trip) lets rollback() end the block the server reports open.
+                c.setAutoCommit(false);
                 c.rollback();
             } else {
                 c.setAutoCommit(true); // RESET ALL runs on its own, not in a new open transaction

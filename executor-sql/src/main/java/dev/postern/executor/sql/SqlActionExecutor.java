@@ -47,13 +47,17 @@ import org.postgresql.PGConnection;
  * resolved and every address judged ({@link AddressRanges}: a loopback or private one needs
  * {@code allowPrivateAddresses}, cloud metadata never); connections open on the first permitted
  * call and a few idle ones are kept per database until {@link #close()} ({@link ConnectionPool}).
- * Each call is one transaction: read-only for read-only statements ({@code BEGIN READ ONLY}, sent by
- * the driver with the statement), under the session's {@code statement_timeout}, {@code lock_timeout}
- * and {@code idle_in_transaction_session_timeout}, set from the database's timeout when the connection
- * opened; the statement is prepared and its values bound with their declared types, never spliced;
- * rows stream through a cursor ({@code setFetchSize}) and reading stops at {@code maxRows} or the byte
- * cap. A read-only call returns its rows as soon as they are read; its {@code ROLLBACK} is sent off
- * the call's path, and the connection is reused only once that succeeded. A writing call returns only
+ * Each call is one transaction: a {@code BEGIN READ ONLY} block for a read-only statement, under the
+ * session's {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout},
+ * set from the database's timeout when the connection opened; the statement is prepared and its values
+ * bound with their declared types, never spliced. With a row cap below {@link #MAX_FETCH} a read-only
+ * call sends {@code BEGIN READ ONLY} itself, in the statement's message group (one answer from the
+ * server), and the server sends at most {@code maxRows + 1} rows ({@code setMaxRows}); otherwise the
+ * driver sends the {@code BEGIN} (a simple query the server answers on its own) and rows stream
+ * through a cursor ({@code setFetchSize}). Reading stops at {@code maxRows} or the byte cap. A read-only
+ * call returns its rows as soon as they are read; its {@code ROLLBACK} is sent off the call's path (or
+ * by the next call, ahead of its own statement in the same message group), and the connection is
+ * reused only once that succeeded. A writing call returns only
  * after its {@code COMMIT} succeeded. The whole call is bounded by the timeout; a timeout or a
  * cancellation cancels the query (or the {@code COMMIT}) on the server and drops the connection. Thread-safe.
  *
@@ -62,7 +66,12 @@ import org.postgresql.PGConnection;
  * so the address check judges the names's addresses as resolved here, not the driver's own resolution.
  */
 public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStatement> {
+    /** Rows per fetch of the cursor; a read-only call with a row cap below this sends its own BEGIN READ ONLY. */
     private static final int MAX_FETCH = 500;
+    /** Sent before a read-only statement as part of the same prepared statement (see run()). */
+    private static final String BEGIN_READ_ONLY = "BEGIN READ ONLY; ";
+    /** Sent before that by a call whose pooled connection's last read-only transaction is still open (ConnectionPool.Taken). */
+    private static final String ROLLBACK = "ROLLBACK; ";
     /** How long after a timeout or cancellation the connection is aborted if the server has not answered. */
     private static final long ABORT_GRACE_MS = 1000;
 
@@ -196,12 +205,13 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         boolean readOnly = permit.statement().readOnly();
         Progress progress = new Progress();
         try {
-            Optional<Connection> pooled = pool.take(db, deadlineNanos, () -> call.stopped() != Failures.Stop.NONE);
-            conn = pooled.isPresent() ? pooled.get() : open(db, password);
+            Optional<ConnectionPool.Taken> pooled = pool.take(db, deadlineNanos, () -> call.stopped() != Failures.Stop.NONE,
+                    pipelined(permit));
+            conn = pooled.isPresent() ? pooled.get().connection() : open(db, password);
             call.attach(conn);
             SqlRowsOutcome outcome;
             try {
-                outcome = run(permit, conn, call, mask, progress);
+                outcome = run(permit, conn, call, mask, progress, pooled.isPresent() && pooled.get().rollbackFirst());
             } catch (SQLException e) {
                 if (pooled.isEmpty() || !brokenBeforeCommit(e, progress) || call.stopped() != Failures.Stop.NONE) {
                     throw e;
@@ -212,7 +222,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 conn = null;
                 conn = open(db, password);
                 call.attach(conn);
-                outcome = run(permit, conn, call, mask, progress);
+                outcome = run(permit, conn, call, mask, progress, false);
             }
             reusable = call.stopped() == Failures.Stop.NONE;
             return outcome;
@@ -247,22 +257,60 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         return !progress.commitSent && state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02"));
     }
 
-    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask, Progress progress)
-            throws SQLException {
+    /** Whether the call sends its own BEGIN READ ONLY with its statement (see run()). */
+    private static boolean pipelined(AuthorizedSqlStatement permit) {
+        return permit.statement().readOnly() && permit.database().maxRows() < MAX_FETCH;
+    }
+
+    /**
+     * Runs the statement on {@code conn} in its own transaction; {@code rollbackFirst}: the connection's
+     * last read-only transaction is still open (only for a pipelined call), and its ROLLBACK goes first
+     * in the same message group.
+     */
+    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask, Progress progress,
+            boolean rollbackFirst) throws SQLException {
         SqlDatabase db = permit.database();
         boolean readOnly = permit.statement().readOnly();
-        conn.setAutoCommit(false);
-        // The driver opens the transaction with BEGIN READ ONLY (or BEGIN) in the same round trip as the
-        // statement; the timeouts are the session's own, set when the connection opened (see open()).
-        conn.setReadOnly(readOnly);
+        // The timeouts are the session's own, set when the connection opened (see open()).
+        boolean pipelined = pipelined(permit);
+        if (pipelined) {
+            // BEGIN READ ONLY goes with the statement as one more statement of the same message group
+            // (Parse, Bind, Execute each, one Sync), so the server answers both at once. The driver's own
+            // BEGIN (autocommit off) is a simple query the server answers on its own: one more packet
+            // and one more wake-up of this thread per call. The block is explicit either way: the
+            // statement runs only if the BEGIN did (after an error the server skips to the Sync), a
+            // procedure cannot commit inside it, and the release's ROLLBACK ends it. Autocommit only
+            // keeps the driver from sending its BEGIN; it also ignores the fetch size then, so the row
+            // cap is the server's (setMaxRows: at most maxRows + 1 rows are sent, as many as the first
+            // fetch of the cursor below would buffer).
+            conn.setAutoCommit(true);
+        } else {
+            // The driver opens the transaction with BEGIN READ ONLY (or BEGIN), a simple query sent in the
+            // same network write as the statement.
+            conn.setAutoCommit(false);
+            conn.setReadOnly(readOnly);
+        }
         boolean done = false;
         try {
             SqlRowsOutcome outcome;
-            try (PreparedStatement ps = conn.prepareStatement(permit.jdbcSql())) {
-                ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
+            String sql = !pipelined ? permit.jdbcSql() : (rollbackFirst ? ROLLBACK : "") + BEGIN_READ_ONLY + permit.jdbcSql();
+            try (PreparedStatement ps = conn.prepareStatement(sql)) {
+                if (pipelined) {
+                    ps.setMaxRows(db.maxRows() + 1);
+                } else {
+                    ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
+                }
                 bind(ps, permit.boundValues());
                 call.running(ps);
                 boolean rows = ps.execute();
+                if (pipelined) {
+                    for (int own = rollbackFirst ? 2 : 1; own > 0; own--) {
+                        if (rows) {
+                            throw new SQLException("ROLLBACK or BEGIN READ ONLY returned rows", "XX000");
+                        }
+                        rows = ps.getMoreResults(); // past the executor's own statements, to the operator's
+                    }
+                }
                 call.check();
                 if (rows) {
                     Rows.Read read = Rows.read(ps.getResultSet(), db.maxRows(), db.maxResponseBytes(), mask);

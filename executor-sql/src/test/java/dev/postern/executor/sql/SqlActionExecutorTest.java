@@ -189,6 +189,54 @@ class SqlActionExecutorTest {
         assertEquals(before + 1, db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'"));
     }
 
+    /** Row caps on either side of the executor's fetch size: below it BEGIN READ ONLY goes with the statement, from it on the driver sends it. */
+    private static final int[] BOTH_WAYS_OF_BEGINNING = {10, 500};
+
+    @Test
+    void aReadOnlyStatementCallingAFunctionThatWritesIsStoppedWhateverItsRowCap() throws SQLException {
+        for (int maxRows : BOTH_WAYS_OF_BEGINNING) {
+            SqlDatabase shop = database(Duration.ofSeconds(5), maxRows, 4096,
+                    new SqlStatementSpec("peek", "SELECT sneaky_write(:w) AS written", Map.of("w", text(50))));
+            ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new SqlArgument.Text("ro-cap-" + maxRows)))),
+                    FailureCode.QUERY_FAILED);
+            assertTrue(f.message().startsWith("SQLSTATE 25006: "), "maxRows " + maxRows + ": " + f.message());
+            assertEquals(0, db.count("SELECT count(*) FROM audit WHERE what = 'ro-cap-" + maxRows + "'"));
+        }
+    }
+
+    @Test
+    void belowTheFetchSizeBeginReadOnlyReachesTheServerWithTheStatementAndFromItOnAsTheDriversOwnQuery() {
+        for (int maxRows : BOTH_WAYS_OF_BEGINNING) {
+            SqlDatabase shop = database(Duration.ofSeconds(5), maxRows, 4096, noteById("begin-" + maxRows));
+            int mark = db.logMark();
+            try (SyncCounter groups = new SyncCounter()) {
+                rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+                assertEquals(1, groups.syncs(), "maxRows " + maxRows + ": one message group per call");
+            }
+            String select = "/* begin-" + maxRows + " */ SELECT note FROM t WHERE id = $1";
+            List<String> received = db.receivedSince(mark).stream().filter(l -> !l.endsWith("ROLLBACK")).toList();
+            assertEquals(2, received.size(), received::toString);
+            if (maxRows < 500) {
+                // Both Executes of one group: the server answers them together, at the Sync.
+                assertTrue(received.get(0).matches("execute [^:]*: BEGIN READ ONLY"), received::toString);
+            } else {
+                assertEquals("statement: BEGIN READ ONLY", received.get(0), received::toString);
+            }
+            assertTrue(received.get(1).matches("execute [^:]*: " + java.util.regex.Pattern.quote(select)), received::toString);
+        }
+    }
+
+    @Test
+    void anEndlessResultIsCutAtASmallRowCapByTheServer() {
+        // Below the fetch size the server sends at most maxRows + 1 rows; a driver that read on would never return.
+        SqlDatabase shop = database(Duration.ofSeconds(20), 100, 1 << 20, new SqlStatementSpec("endless",
+                "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT i FROM r", Map.of()));
+        SqlRowsOutcome out = rows(run(permit(shop, "endless", Map.of())));
+        assertEquals(100, out.rows().size());
+        assertTrue(out.truncated());
+        assertEquals(new SqlValue.Whole(100), out.rows().get(99).get(0));
+    }
+
     @Test
     void aWriteStatementCommitsAndReportsTheRowsItChanged() throws SQLException {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("rename",
@@ -458,6 +506,31 @@ class SqlActionExecutorTest {
         executor.close(); // the last call's ROLLBACK may still be under way
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(5)),
                 "close leaves no backend, idle in transaction or otherwise");
+    }
+
+    @Test
+    void aReadOnlyCallThatClaimsAnUnbegunRollbackSendsItAheadOfItsOwnBeginAndStatementInOneGroup() throws Exception {
+        HeldReleases gate = new HeldReleases();
+        releasingThrough(gate);
+        SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("one-group"));
+        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        int mark = db.logMark();
+
+        SqlRowsOutcome next;
+        try (SyncCounter groups = new SyncCounter()) {
+            next = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(3)))));
+            assertEquals(1, groups.syncs(), "the ROLLBACK, the BEGIN and the statement share one round trip");
+        }
+
+        assertEquals(List.of(List.of(new SqlValue.Text("row 3"))), next.rows());
+        List<String> received = db.receivedSince(mark);
+        assertEquals(3, received.size(), received::toString);
+        // Three Executes before one Sync: the server answers the ROLLBACK, the BEGIN and the rows together.
+        assertTrue(received.get(0).matches("execute [^:]*: ROLLBACK") && received.get(1).matches("execute [^:]*: BEGIN READ ONLY")
+                && received.get(2).matches("execute [^:]*: /\\* one-group \\*/ SELECT note FROM t WHERE id = \\$1"), received::toString);
+        assertEquals(1, db.count(IDLE_IN_TRANSACTION), "the second call's own transaction is left for its release");
+        gate.letGo();
+        assertEquals(0, db.awaitCount(IDLE_IN_TRANSACTION, 0, Duration.ofSeconds(5)));
     }
 
     @Test

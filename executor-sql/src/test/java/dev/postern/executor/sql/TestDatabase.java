@@ -172,6 +172,22 @@ final class TestDatabase implements AutoCloseable {
         return out;
     }
 
+    /**
+     * How the server received each statement logged since {@code mark}, in order: {@code statement: TEXT}
+     * for a simple query (a message the server answers on its own), {@code execute NAME: TEXT} for the
+     * extended protocol's Execute (answered with the rest of its group at the Sync).
+     */
+    List<String> receivedSince(int mark) {
+        String log = pg.logText();
+        String tail = log.length() >= mark ? log.substring(mark) : log;
+        Matcher m = LOGGED.matcher(tail);
+        java.util.ArrayList<String> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            out.add(m.group(1) + ": " + m.group(2).strip());
+        }
+        return out;
+    }
+
     private static final Pattern LOGGED = Pattern.compile(
             "(?m)^\\S+ \\S+ \\S+ \\[\\d+\\] " + ROLE + "@" + DB + " LOG:  (statement|execute[^:]*): (.*)$");
 
