@@ -406,7 +406,7 @@ public final class McpServer {
                     Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
         }
         if (binding instanceof Binding.Answer answer) {
-            return respond(r.id(), ToolResults.answer(answer.structuredContent()));
+            return new Inbound.Respond(responses.result(r.id(), answer.fixed()), Optional.empty());
         }
         ApprovalRoute approval = stateless
                 ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
