@@ -130,6 +130,23 @@ public final class FrameReader {
         }
     }
 
+    /**
+     * Whether {@link #next} would return without reading from the stream: a terminal result, or a line
+     * feed among the bytes already read. False (conservatively) for anything else, such as a bare CR
+     * or an oversize line already buffered, which {@code next} would refuse without reading too.
+     */
+    public boolean hasBufferedLine() {
+        if (terminal != null) {
+            return true;
+        }
+        for (int i = pos; i < end; i++) {
+            if (chunk[i] == LF) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void append(int start, int length) {
         int needed = lineLength + length;
         if (needed > line.length) {
