@@ -1,10 +1,10 @@
 package dev.postern.protocol.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.tools.FixedResult;
@@ -50,7 +50,7 @@ final class Responses {
     /**
      * A result line for a fixed answer: the same bytes as {@link #result(RequestId, ObjectNode)} given
      * {@code fixed.result()}, but the result, decorated for the era, is serialized once per era (by this
-     * writer) and written raw after the id; only the envelope is built per call. The era is read per
+     * writer) and spliced after the id; per call only the id is written. The era is read per
      * call, as above, so a result is never written with another era's decoration.
      */
     String result(RequestId id, FixedResult fixed) {
@@ -61,16 +61,17 @@ final class Responses {
             if (stateless) {
                 decorate(result);
             }
-            rendered = new Rendered(fixed, new RawValue(write(result)));
+            rendered = new Rendered(fixed, write(result));
             if (stateless) {
                 renderedStateless = rendered;
             } else {
                 renderedHandshake = rendered;
             }
         }
-        ObjectNode n = envelope(id);
-        n.putRawValue("result", rendered.json());
-        return write(n);
+        // The envelope as the writer would write it, spliced: "jsonrpc", the id, the result. A numeric id is
+        // its decimal digits (what the writer writes for a long); a text id goes through the writer to be escaped.
+        String idJson = id instanceof RequestId.Number n ? Long.toString(n.value()) : write(id.toJson());
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"result\":" + rendered.json() + '}';
     }
 
     /** The stateless era's decoration of a result: its type, and the server's identity in _meta. */
@@ -83,7 +84,7 @@ final class Responses {
     }
 
     /** A fixed answer's result as serialized for one era. */
-    private record Rendered(FixedResult of, RawValue json) {
+    private record Rendered(FixedResult of, String json) {
     }
 
     /** A request line from Postern to the client. */
@@ -137,7 +138,7 @@ final class Responses {
         return n;
     }
 
-    private String write(ObjectNode n) {
+    private String write(JsonNode n) {
         try {
             return writer.writeValueAsString(n);
         } catch (JsonProcessingException e) {
