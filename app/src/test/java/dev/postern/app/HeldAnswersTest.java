@@ -81,7 +81,7 @@ class HeldAnswersTest {
             assertEquals(i + 1, JSON.readTree(lines.get(i)).get("id").asInt());
             assertEquals("api", JSON.readTree(lines.get(i)).get("result").get("structuredContent").get("http").get(0).get("name").textValue());
         }
-        // initialize alone (the catalog was not ready), then the forty in writes of at most 16 lines.
+        // initialize alone (the catalog was not ready), then the forty in writes of at most MAX_HELD_LINES lines.
         int expectedWrites = 1 + (calls + FrameWriter.MAX_HELD_LINES - 1) / FrameWriter.MAX_HELD_LINES;
         assertEquals(expectedWrites, out.writes.size(), String.join("|", out.writes));
         assertEquals(lines.get(0) + "\n", out.writes.get(0));

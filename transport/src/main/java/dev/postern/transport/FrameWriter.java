@@ -20,8 +20,13 @@ import java.util.Objects;
  * reader blocks on input, so lines are held only while more input is already at hand.
  */
 public final class FrameWriter implements Closeable {
-    /** At most this many lines are held; the one that reaches it is written at once, with those before it. */
-    public static final int MAX_HELD_LINES = 16;
+    /**
+     * At most this many lines are held; the one that reaches it is written at once, with those before it.
+     * Four, measured against sixteen and one (no holding) at depth 64 in interleaved runs: sixteen kept
+     * the client waiting for whole batches, so the reader found its input empty and slept more often
+     * (docs/benchmarks.md, item 14).
+     */
+    public static final int MAX_HELD_LINES = 4;
     /** Held lines are written at once when they reach this many bytes. */
     public static final int MAX_HELD_BYTES = 32 * 1024;
 
