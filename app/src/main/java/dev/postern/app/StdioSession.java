@@ -181,7 +181,7 @@ public final class StdioSession {
     private boolean handle(Inbound inbound) throws InterruptedException {
         if (inbound instanceof Inbound.Respond r) {
             r.rejection().ifPresent(journal::rejected);
-            if (mcp.catalogReady()) {
+            if (mcp.catalogReady() && reader.hasBufferedLines(FrameWriter.MAX_HELD_LINES)) {
                 hold(r.line());
             } else {
                 emit(r.line());
@@ -432,8 +432,9 @@ public final class StdioSession {
 
     /**
      * Holds a line the reader answered itself, to go out in one write with the next ones: only while
-     * more input is already buffered (the reader releases before it waits for input, for a place, or
-     * ends) and only once the catalog is ready (so the {@code initialize} answer is never held while
+     * at least {@link FrameWriter#MAX_HELD_LINES} more lines are already read, so a batch fills from
+     * input at hand (the reader releases before it waits for input, for a place, or ends; with fewer
+     * lines behind it an answer is written at once, with whatever is held), and only once the catalog is ready (so the {@code initialize} answer is never held while
      * a later frame waits for the configuration's check). Saves a system call and a wake-up of the
      * client per line when calls come pipelined; a lone call is written as before.
      */

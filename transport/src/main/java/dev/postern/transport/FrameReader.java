@@ -136,11 +136,17 @@ public final class FrameReader {
      * or an oversize line already buffered, which {@code next} would refuse without reading too.
      */
     public boolean hasBufferedLine() {
+        return hasBufferedLines(1);
+    }
+
+    /** Whether at least {@code n} line feeds are among the bytes already read (or the result is terminal). */
+    public boolean hasBufferedLines(int n) {
         if (terminal != null) {
             return true;
         }
+        int seen = 0;
         for (int i = pos; i < end; i++) {
-            if (chunk[i] == LF) {
+            if (chunk[i] == LF && ++seen >= n) {
                 return true;
             }
         }

@@ -116,6 +116,17 @@ class FrameReaderTest {
     }
 
     @Test
+    void bufferedLinesAreCountedUpToTheNumberAsked() {
+        FrameReader reader = new FrameReader(new TestStreams.Chunked(ascii("{}\n[]\n1\n2\n3"), 1 << 16), 1024);
+        assertEquals("{}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertTrue(reader.hasBufferedLines(3), "three whole lines follow");
+        assertFalse(reader.hasBufferedLines(4), "the fourth has no line feed yet");
+        assertEquals("[]", assertInstanceOf(Frame.class, reader.next()).text());
+        assertTrue(reader.hasBufferedLines(2));
+        assertFalse(reader.hasBufferedLines(3));
+    }
+
+    @Test
     void aLineReadAloneLeavesNothingBuffered() {
         FrameReader reader = new FrameReader(new TestStreams.Chunked(ascii("{\"a\":1}\n{\"b\":2}\n"), 8), 1024);
         assertEquals("{\"a\":1}", assertInstanceOf(Frame.class, reader.next()).text());
