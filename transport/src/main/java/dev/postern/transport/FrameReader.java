@@ -130,6 +130,29 @@ public final class FrameReader {
         }
     }
 
+    /**
+     * Whether {@link #next} would return without reading from the stream: a terminal result, or a line
+     * feed among the bytes already read. False (conservatively) for anything else, such as a bare CR
+     * or an oversize line already buffered, which {@code next} would refuse without reading too.
+     */
+    public boolean hasBufferedLine() {
+        return hasBufferedLines(1);
+    }
+
+    /** Whether at least {@code n} line feeds are among the bytes already read (or the result is terminal). */
+    public boolean hasBufferedLines(int n) {
+        if (terminal != null) {
+            return true;
+        }
+        int seen = 0;
+        for (int i = pos; i < end; i++) {
+            if (chunk[i] == LF && ++seen >= n) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void append(int start, int length) {
         int needed = lineLength + length;
         if (needed > line.length) {

@@ -4,6 +4,7 @@ import static dev.postern.transport.TestStreams.ascii;
 import static dev.postern.transport.TestStreams.hex;
 import static dev.postern.transport.TestStreams.sha256;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -97,6 +98,43 @@ class FrameReaderTest {
     void tooLongLineSpanningReadsIsRefused(int chunk) {
         List<ReadResult> results = readAll(ascii("12345678901234567890\r\nfirst\r\n"), chunk, 16);
         assertResults(List.of(error(Kind.TOO_LONG, ascii("1234567890123456"))), results);
+    }
+
+    @Test
+    void aLineIsBufferedExactlyWhileALineFeedIsAmongTheBytesAlreadyRead() {
+        TestStreams.Chunked in = new TestStreams.Chunked(ascii("{\"a\":1}\r\n{\"b\":2}\n{\"c\""), 1 << 16);
+        FrameReader reader = new FrameReader(in, 1024);
+        assertFalse(reader.hasBufferedLine(), "nothing read yet");
+        assertEquals("{\"a\":1}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertTrue(reader.hasBufferedLine(), "the second line came in the same read");
+        int pulled = in.pulled();
+        assertEquals("{\"b\":2}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertEquals(pulled, in.pulled(), "a buffered line is returned without reading");
+        assertFalse(reader.hasBufferedLine(), "only part of the third line is here");
+        assertInstanceOf(FramingError.class, reader.next());
+        assertTrue(reader.hasBufferedLine(), "a terminal result is returned again without reading");
+    }
+
+    @Test
+    void bufferedLinesAreCountedUpToTheNumberAsked() {
+        FrameReader reader = new FrameReader(new TestStreams.Chunked(ascii("{}\n[]\n1\n2\n3"), 1 << 16), 1024);
+        assertEquals("{}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertTrue(reader.hasBufferedLines(3), "three whole lines follow");
+        assertFalse(reader.hasBufferedLines(4), "the fourth has no line feed yet");
+        assertEquals("[]", assertInstanceOf(Frame.class, reader.next()).text());
+        assertTrue(reader.hasBufferedLines(2));
+        assertFalse(reader.hasBufferedLines(3));
+    }
+
+    @Test
+    void aLineReadAloneLeavesNothingBuffered() {
+        FrameReader reader = new FrameReader(new TestStreams.Chunked(ascii("{\"a\":1}\n{\"b\":2}\n"), 8), 1024);
+        assertEquals("{\"a\":1}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertFalse(reader.hasBufferedLine());
+        assertEquals("{\"b\":2}", assertInstanceOf(Frame.class, reader.next()).text());
+        assertFalse(reader.hasBufferedLine());
+        assertInstanceOf(EndOfInput.class, reader.next());
+        assertTrue(reader.hasBufferedLine());
     }
 
     @Test

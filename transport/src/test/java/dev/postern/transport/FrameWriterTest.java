@@ -71,6 +71,90 @@ class FrameWriterTest {
     }
 
     @Test
+    void heldLinesGoOutInOrderInTheOneWriteOfTheNextWrittenLine() throws IOException {
+        RecordingStream out = new RecordingStream();
+        FrameWriter writer = new FrameWriter(out);
+        writer.hold("{\"a\":1}");
+        writer.hold("{\"e\":\"\u00E9\uD83D\uDE00\"}");
+        assertEquals(0, out.calls, "nothing written while held");
+        assertEquals(0, out.flushes);
+        writer.write("{\"c\":3}");
+        assertEquals(1, out.writes.size());
+        assertArrayEquals("{\"a\":1}\n{\"e\":\"\u00E9\uD83D\uDE00\"}\n{\"c\":3}\n".getBytes(StandardCharsets.UTF_8), out.writes.get(0));
+        assertEquals(1, out.flushes);
+        writer.write("{\"d\":4}");
+        assertArrayEquals("{\"d\":4}\n".getBytes(StandardCharsets.UTF_8), out.writes.get(1), "nothing held twice");
+    }
+
+    @Test
+    void releaseWritesTheHeldLinesInOneWriteAndNothingWhenNoneAreHeld() throws IOException {
+        RecordingStream out = new RecordingStream();
+        FrameWriter writer = new FrameWriter(out);
+        writer.release();
+        assertEquals(0, out.calls);
+        assertEquals(0, out.flushes);
+        writer.hold("{\"a\":1}");
+        writer.hold("{\"b\":2}");
+        writer.release();
+        assertEquals(List.of("{\"a\":1}\n{\"b\":2}\n"), out.writes.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        assertEquals(1, out.flushes);
+        writer.release();
+        assertEquals(1, out.calls, "released lines are not written again");
+    }
+
+    @Test
+    void theLineThatReachesTheHeldLimitIsWrittenAtOnceWithTheOthers() throws IOException {
+        RecordingStream out = new RecordingStream();
+        FrameWriter writer = new FrameWriter(out);
+        StringBuilder expected = new StringBuilder();
+        for (int i = 1; i < FrameWriter.MAX_HELD_LINES; i++) {
+            writer.hold("{\"n\":" + i + "}");
+            expected.append("{\"n\":").append(i).append("}\n");
+        }
+        assertEquals(0, out.calls);
+        writer.hold("{\"n\":16}");
+        expected.append("{\"n\":16}\n");
+        assertEquals(List.of(expected.toString()), out.writes.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        String big = "{\"s\":\"" + "x".repeat(FrameWriter.MAX_HELD_BYTES) + "\"}";
+        writer.hold(big);
+        assertEquals(2, out.writes.size(), "a held line of the byte limit is written at once");
+        assertArrayEquals((big + "\n").getBytes(StandardCharsets.UTF_8), out.writes.get(1));
+    }
+
+    @Test
+    void aHeldLineIsCheckedAsAWrittenOneAndARefusedOneIsNotHeld() throws IOException {
+        RecordingStream out = new RecordingStream();
+        FrameWriter writer = new FrameWriter(out);
+        assertThrows(IllegalArgumentException.class, () -> writer.hold("{\"a\":\n1}"));
+        assertThrows(IllegalArgumentException.class, () -> writer.hold("{\"a\":\"\uD83D\"}"));
+        assertThrows(IllegalArgumentException.class, () -> writer.hold(""));
+        writer.write("{\"b\":2}");
+        assertEquals(List.of("{\"b\":2}\n"), out.writes.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+    }
+
+    @Test
+    void closeWritesHeldLinesAndAFailedStreamTakesNoneLater() throws IOException {
+        RecordingStream out = new RecordingStream();
+        FrameWriter writer = new FrameWriter(out);
+        writer.hold("{\"a\":1}");
+        writer.close();
+        assertEquals(List.of("{\"a\":1}\n"), out.writes.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+        assertTrue(out.closed);
+        assertThrows(IOException.class, () -> writer.hold("{\"b\":2}"));
+
+        RecordingStream failing = new RecordingStream();
+        FrameWriter broken = new FrameWriter(failing);
+        broken.hold("{\"a\":1}");
+        failing.failure = new IOException("pipe closed");
+        assertThrows(IOException.class, broken::release);
+        assertTrue(broken.isBroken());
+        assertThrows(IOException.class, () -> broken.hold("{\"b\":2}"));
+        int calls = failing.calls;
+        broken.close();
+        assertEquals(calls, failing.calls, "close does not retry a failed stream");
+    }
+
+    @Test
     void linesThatWouldBreakFramingAreRejectedAndNothingIsWritten() {
         RecordingStream out = new RecordingStream();
         FrameWriter writer = new FrameWriter(out);

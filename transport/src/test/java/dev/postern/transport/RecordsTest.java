@@ -20,6 +20,22 @@ class RecordsTest {
         assertThrows(IllegalArgumentException.class, () -> new Frame("abc", ABC_SHA.toUpperCase()));
         assertThrows(IllegalArgumentException.class, () -> new Frame("abc", ABC_SHA.substring(1)));
         assertThrows(NullPointerException.class, () -> new Frame("abc", null));
+        assertThrows(IllegalArgumentException.class, () -> new Frame("abc", ABC_SHA + "0"));
+        assertThrows(IllegalArgumentException.class, () -> new Frame("abc", ""));
+    }
+
+    @Test
+    void aFingerprintIsSixtyFourOfExactlyTheDigitsAndLettersAToF() {
+        for (char c : new char[] {'/', ':', '`', 'g', 'A', 'F', ' ', '\u0660'}) {
+            String bad = c + ABC_SHA.substring(1);
+            assertThrows(IllegalArgumentException.class, () -> new Frame("abc", bad), "leading " + c);
+            String badEnd = ABC_SHA.substring(0, 63) + c;
+            assertThrows(IllegalArgumentException.class, () -> new Frame("abc", badEnd), "trailing " + c);
+        }
+        for (char c : new char[] {'0', '9', 'a', 'f'}) {
+            String good = c + ABC_SHA.substring(1);
+            assertEquals(good, new Frame("abc", good).sha256());
+        }
     }
 
     @Test

@@ -74,6 +74,8 @@ public final class McpServer {
     /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
     private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
     private volatile ClientFacts client;
+    /** The catalog supplier has returned once: from then on no frame waits for it. */
+    private volatile boolean catalogReady;
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
@@ -100,7 +102,14 @@ public final class McpServer {
             throw new IllegalArgumentException("maxResultBytes must be at least 1024");
         }
         this.maxResultBytes = maxResultBytes;
-        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(catalog, "catalog");
+        this.catalog = () -> {
+            ToolCatalog c = catalog.get();
+            if (!catalogReady) {
+                catalogReady = true;
+            }
+            return c;
+        };
         this.json = new StrictJson(maxFrameBytes);
         this.responses = new Responses(info, json.mapper(), this::era);
         this.methods = new MethodTable()
@@ -136,6 +145,15 @@ public final class McpServer {
                     info.path("version").isTextual() ? info.get("version").textValue() : "unknown",
                     Era.STATELESS, meta.path(PROTOCOL_VERSION).asText("unknown"));
         }
+    }
+
+    /**
+     * Whether the catalog has been obtained: once true, {@link #receive} no longer waits for it, so a
+     * caller may hold answers while it reads on (before that, a frame may wait for the configuration's
+     * deferred check, which must not keep the {@code initialize} answer from the client).
+     */
+    public boolean catalogReady() {
+        return catalogReady;
     }
 
     /** The era this connection has settled on, if any. */
@@ -406,7 +424,7 @@ public final class McpServer {
                     Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
         }
         if (binding instanceof Binding.Answer answer) {
-            return respond(r.id(), ToolResults.answer(answer.structuredContent()));
+            return new Inbound.Respond(responses.result(r.id(), answer.fixed()), Optional.empty());
         }
         ApprovalRoute approval = stateless
                 ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),

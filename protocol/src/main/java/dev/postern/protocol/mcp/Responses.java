@@ -1,11 +1,13 @@
 package dev.postern.protocol.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
+import dev.postern.protocol.tools.FixedResult;
 import dev.postern.transport.FramingError;
 import java.io.UncheckedIOException;
 import java.util.Objects;
@@ -25,6 +27,9 @@ final class Responses {
     private final ServerInfo info;
     private final JsonMapper writer;
     private final Supplier<Era> era;
+    /** The last fixed answer rendered without and with the stateless decoration (a benign race: any thread may render it). */
+    private volatile Rendered renderedHandshake;
+    private volatile Rendered renderedStateless;
 
     Responses(ServerInfo info, JsonMapper writer, Supplier<Era> era) {
         this.info = Objects.requireNonNull(info, "info");
@@ -35,15 +40,51 @@ final class Responses {
     /** A result line, decorated as the connection's era requires. */
     String result(RequestId id, ObjectNode result) {
         if (era.get() == Era.STATELESS) {
-            if (!result.has("resultType")) {
-                result.put("resultType", "complete");
-            }
-            ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
-            meta.set(SERVER_INFO, serverInfo());
+            decorate(result);
         }
         ObjectNode n = envelope(id);
         n.set("result", result);
         return write(n);
+    }
+
+    /**
+     * A result line for a fixed answer: the same bytes as {@link #result(RequestId, ObjectNode)} given
+     * {@code fixed.result()}, but the result, decorated for the era, is serialized once per era (by this
+     * writer) and spliced after the id; per call only the id is written. The era is read per
+     * call, as above, so a result is never written with another era's decoration.
+     */
+    String result(RequestId id, FixedResult fixed) {
+        boolean stateless = era.get() == Era.STATELESS;
+        Rendered rendered = stateless ? renderedStateless : renderedHandshake;
+        if (rendered == null || rendered.of() != fixed) {
+            ObjectNode result = fixed.result();
+            if (stateless) {
+                decorate(result);
+            }
+            rendered = new Rendered(fixed, write(result));
+            if (stateless) {
+                renderedStateless = rendered;
+            } else {
+                renderedHandshake = rendered;
+            }
+        }
+        // The envelope as the writer would write it, spliced: "jsonrpc", the id, the result. A numeric id is
+        // its decimal digits (what the writer writes for a long); a text id goes through the writer to be escaped.
+        String idJson = id instanceof RequestId.Number n ? Long.toString(n.value()) : write(id.toJson());
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"result\":" + rendered.json() + '}';
+    }
+
+    /** The stateless era's decoration of a result: its type, and the server's identity in _meta. */
+    private void decorate(ObjectNode result) {
+        if (!result.has("resultType")) {
+            result.put("resultType", "complete");
+        }
+        ObjectNode meta = result.has(META) ? (ObjectNode) result.get(META) : result.putObject(META);
+        meta.set(SERVER_INFO, serverInfo());
+    }
+
+    /** A fixed answer's result as serialized for one era. */
+    private record Rendered(FixedResult of, String json) {
     }
 
     /** A request line from Postern to the client. */
@@ -97,7 +138,7 @@ final class Responses {
         return n;
     }
 
-    private String write(ObjectNode n) {
+    private String write(JsonNode n) {
         try {
             return writer.writeValueAsString(n);
         } catch (JsonProcessingException e) {

@@ -14,10 +14,18 @@ public sealed interface Binding {
         }
     }
 
-    /** A read-only tool answered from the configuration; no executor is involved. */
-    record Answer(ObjectNode structuredContent) implements Binding {
+    /**
+     * A read-only tool answered from the configuration; no executor is involved. The answer is fixed
+     * for the catalog's life, so its result is rendered once ({@link FixedResult}).
+     */
+    record Answer(FixedResult fixed) implements Binding {
         public Answer {
-            Objects.requireNonNull(structuredContent, "structuredContent");
+            Objects.requireNonNull(fixed, "fixed");
+        }
+
+        /** A copy of the answer's structured content. */
+        public ObjectNode structuredContent() {
+            return fixed.structuredContent();
         }
     }
 

@@ -91,11 +91,12 @@ public final class ToolCatalog {
             o.putObject(kind.targetsField()).put("type", "array").putObject("items").put("type", "object");
             required.add(kind.targetsField());
         }
-        ObjectNode answer = describePolicy(policy);
+        // The policy is fixed for the catalog's life, so is the answer: rendered once, shared by every call.
+        Binding.Answer answer = new Binding.Answer(new FixedResult(describePolicy(policy)));
         String allowed = EffectKinds.inWords(kinds.all().stream().map(EffectKind::allowancesSummary).toList());
         return new Tool(POSTERN_TARGETS, "Allowed targets",
                 "List what this gateway allows: " + allowed + ". Read-only; shows no secrets.",
-                in, out, annotations(true, false, true, false), args -> new Binding.Answer(answer.deepCopy()));
+                in, out, annotations(true, false, true, false), args -> answer);
     }
 
     /** What an agent may know of the policy, kind by kind: no credentials, no addresses of SSH hosts. */
