@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The requests a connection serves, one row per method and era: in the handshake era each method
@@ -55,12 +53,5 @@ final class MethodTable {
     /** Whether any era serves the method (for "params by position" versus "method not found"). */
     boolean knows(String method) {
         return method.equals(DISCOVER) || handshake.containsKey(method) || stateless.containsKey(method);
-    }
-
-    Set<String> methods() {
-        Set<String> all = new TreeSet<>(handshake.keySet());
-        all.addAll(stateless.keySet());
-        all.add(DISCOVER);
-        return all;
     }
 }

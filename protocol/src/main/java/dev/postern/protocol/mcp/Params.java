@@ -42,11 +42,6 @@ final class Params {
         return Optional.empty();
     }
 
-    /** {@code tools/call}: a string name, an optional object of arguments, {@code _meta}, and nothing else. */
-    static Optional<String> ofToolsCall(ObjectNode p) {
-        return ofToolsCall(p, false);
-    }
-
     /**
      * {@code tools/call}; in the stateless era ({@code retry}) also the multi round-trip members
      * {@code inputResponses} (an object) and {@code requestState} (a string).
