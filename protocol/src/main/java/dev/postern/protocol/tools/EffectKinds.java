@@ -64,6 +64,11 @@ public final class EffectKinds {
         return render(owner(outcome.getClass()), outcome);
     }
 
+    /** A success as its kind makes it a tool result: structured content, or a whole result of its own. */
+    public KindResult result(Outcome outcome) {
+        return result(owner(outcome.getClass()), outcome);
+    }
+
     /** What the permit would do, in the words of its kind. */
     public String explain(AuthorizedAction permit) {
         return explain(owner(permit.getClass()), permit);
@@ -111,6 +116,10 @@ public final class EffectKinds {
 
     private static <O extends Outcome> ObjectNode render(EffectKind<?, ?, O> kind, Outcome outcome) {
         return kind.render(kind.outcomeType().cast(outcome));
+    }
+
+    private static <O extends Outcome> KindResult result(EffectKind<?, ?, O> kind, Outcome outcome) {
+        return kind.result(kind.outcomeType().cast(outcome));
     }
 
     private static <P extends AuthorizedAction> String explain(EffectKind<?, P, ?> kind, AuthorizedAction permit) {

@@ -35,7 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
-public final class HttpRequestKind implements EffectKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
+public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
     public static final String TOOL = "http_request";
 
     /** A scheme a WHATWG URL parser reads an authority after with any number of slashes or backslashes, or none. */

@@ -44,7 +44,11 @@ public final class ToolResults {
      */
     public static ObjectNode outcome(EffectKinds kinds, Outcome outcome, long maxResultBytes) {
         if (!(outcome instanceof ExecutionFailure f)) {
-            return success(kinds.render(outcome), maxResultBytes);
+            KindResult result = kinds.result(outcome);
+            if (result instanceof KindResult.Whole whole) {
+                return whole(whole.callToolResult(), maxResultBytes);
+            }
+            return success(((KindResult.Structured) result).content(), maxResultBytes);
         }
         ObjectNode e = errorObject(f.code().name(), f.message());
         f.partial().ifPresent(p -> e.set("partial", kinds.render(p)));
@@ -103,6 +107,12 @@ public final class ToolResults {
         result.putRawValue("structuredContent", new RawValue(text));
         result.put("isError", false);
         return result;
+    }
+
+    /** A result the kind's effect made itself, passed on as it is unless it would render past the cap. */
+    private static ObjectNode whole(ObjectNode result, long maxResultBytes) {
+        long rendered = RenderedSize.ofUtf8(result.toString());
+        return rendered > maxResultBytes ? tooLarge(rendered, maxResultBytes) : result;
     }
 
     private static ObjectNode tooLarge(long rendered, long maxResultBytes) {
