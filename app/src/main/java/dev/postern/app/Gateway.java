@@ -21,7 +21,9 @@ import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
@@ -197,8 +199,19 @@ public final class Gateway {
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
+            // Kinds whose tools only their servers know: their executors list them once the session serves.
+            List<Registration<?>> discovering = KINDS.stream().filter(Registration::toolSource)
+                    .filter(r -> !config.policy().allowances(r.kind().allowanceType()).isEmpty()).toList();
+            List<Allowance> awaited = discovering.stream()
+                    .<Allowance>flatMap(r -> config.policy().allowances(r.kind().allowanceType()).stream()).toList();
+            LiveCatalog live = new LiveCatalog(catalog, awaited, startWait(config),
+                    listener -> discovering.forEach(r -> dispatcher.startSource(r.kind().permitType(), listener)));
+            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes);
+            if (!awaited.isEmpty()) {
+                mcp.announceListChanges();
+            }
             StdioSession session = new StdioSession(
-                    new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
+                    mcp,
                     ToolCallService.executing(policyEngine(config), RateLimits.of(config.policy()), journal, dispatcher, diagnostics,
                             approvals),
                     journal,
@@ -206,9 +219,20 @@ public final class Gateway {
                     new FrameWriter(protocolOut),
                     config.maxInFlight(),
                     diagnostics);
+            live.onChange(() -> mcp.listChangedNotification().ifPresent(session::notifyClient));
             process.accept(session);
             return session.run();
         }
+    }
+
+    /**
+     * How long the first frame after {@code initialize} may wait for run-time listings: the longest
+     * {@code startTimeoutMs} of the upstream servers, and a second more, since each server's executor
+     * reports it unavailable by then on its own.
+     */
+    static java.time.Duration startWait(GatewayConfig config) {
+        return config.policy().allowances(UpstreamServer.class).stream().map(UpstreamServer::startTimeout)
+                .max(java.time.Duration::compareTo).orElse(java.time.Duration.ZERO).plusSeconds(1);
     }
 
     /** The use case for {@code explain}: the policy decision and nothing after it. */

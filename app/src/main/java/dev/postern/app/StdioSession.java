@@ -442,6 +442,11 @@ public final class StdioSession {
         output(line, true);
     }
 
+    /** Writes a notification to the client now, from any thread (after the held lines); nothing once the session is closed. */
+    void notifyClient(String line) {
+        output(line, false);
+    }
+
     /** Writes the held lines, if any. */
     private void release() {
         output(null, false);

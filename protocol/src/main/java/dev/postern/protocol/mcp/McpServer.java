@@ -74,6 +74,9 @@ public final class McpServer {
     /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
     private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
     private volatile ClientFacts client;
+    /** Whether {@code initialize} announces {@code tools.listChanged}: the config has tools known only at run time. */
+    private volatile boolean listChanged;
+
     /** The catalog supplier has returned once: from then on no frame waits for it. */
     private volatile boolean catalogReady;
 
@@ -384,7 +387,7 @@ public final class McpServer {
                 Era.HANDSHAKE, negotiated);
         ObjectNode result = JSON.objectNode();
         result.put("protocolVersion", negotiated);
-        result.putObject("capabilities").putObject("tools").put("listChanged", false);
+        result.putObject("capabilities").putObject("tools").put("listChanged", listChanged);
         result.set("serverInfo", responses.serverInfo());
         result.put("instructions", instructions());
         return respond(r.id(), result);
@@ -435,6 +438,27 @@ public final class McpServer {
     }
 
     // ---- rendering, callable from any thread ----
+
+    /**
+     * Announce {@code tools.listChanged} at {@code initialize}: the tool list can change while the
+     * session runs (tools known only at run time). Set before the session starts reading.
+     */
+    public void announceListChanges() {
+        listChanged = true;
+    }
+
+    /**
+     * The {@code notifications/tools/list_changed} line, when the client should get one now: a handshake-era
+     * session past {@code notifications/initialized} that was told the list may change. The stateless era
+     * has no server-to-client notifications here; its clients re-list when {@code ttlMs} runs out.
+     */
+    public Optional<String> listChangedNotification() {
+        Lifecycle now = lifecycle;
+        if (!listChanged || now.era() != Era.HANDSHAKE || now.phase() != Lifecycle.Phase.READY) {
+            return Optional.empty();
+        }
+        return Optional.of("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+    }
 
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
