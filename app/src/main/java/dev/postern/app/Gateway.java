@@ -23,6 +23,9 @@ import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.port.ToolSource;
+import dev.postern.policy.port.UpstreamReports;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
@@ -70,11 +73,11 @@ public final class Gateway {
      */
     @RegistrationPoint("one line: the kind, its executor factory and its deep checks")
     static final List<Registration<?>> KINDS = List.of(
-            Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
+            Registration.of(new HttpRequestKind(), (config, credentials, around) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
             // As many SSH sessions per host as calls can run at once; more could never be used.
-            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight()),
+            Registration.of(new SshExecKind(), (config, credentials, around) -> new SshActionExecutor(credentials, config.maxInFlight()),
                     new SshHostCheck()),
-            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
+            Registration.of(new SqlQueryKind(), (config, credentials, around) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
@@ -198,7 +201,8 @@ public final class Gateway {
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
-        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
+        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
+                new Registration.Surroundings(journal, diagnostics))) {
             // Kinds whose tools only their servers know: their executors list them once the session serves.
             List<Registration<?>> discovering = KINDS.stream().filter(Registration::toolSource)
                     .filter(r -> !config.policy().allowances(r.kind().allowanceType()).isEmpty()).toList();
@@ -240,9 +244,41 @@ public final class Gateway {
         return ToolCallService.explaining(policyEngine(config));
     }
 
-    /** The tools the config offers, for {@code explain}. */
+    /** The tools the config offers, without run-time listings (every upstream tool withheld). */
     public static ToolCatalog catalog(GatewayConfig config) {
         return new ToolCatalog(kinds(), config.policy());
+    }
+
+    /**
+     * The tools the config offers with what its run-time sources list now: each kind's executor that
+     * lists tools is built, started, waited for (at most the servers' start timeouts) and closed; no tool
+     * runs. For {@code explain}, {@code check-config --connect} and {@code upstream pin}.
+     */
+    public static LiveTools listNow(GatewayConfig config, PrintStream diagnostics) {
+        LiveTools live = LiveTools.none();
+        CredentialStore credentials = credentials(config);
+        for (Registration<?> r : KINDS) {
+            List<? extends Allowance> allowances = config.policy().allowances(r.kind().allowanceType());
+            if (!r.toolSource() || allowances.isEmpty()) {
+                continue;
+            }
+            // What an upstream sends that is not passed on is only said on stderr here: nothing is served.
+            UpstreamReports toStderr = (server, reason, sha256, bytes) -> diagnostics.println("postern: upstream " + server
+                    + ": dropped a line (" + reason + ", " + bytes + " bytes, sha256 " + sha256 + ")");
+            try (ActionExecutor<?> executor = r.executor().build(config, credentials, new Registration.Surroundings(toStderr, diagnostics))) {
+                if (!(executor instanceof ToolSource source)) {
+                    throw new IllegalStateException(r.kind().toolName() + "'s executor lists no tools");
+                }
+                LiveTools heard = UpstreamListings.collect(source, allowances, startWait(config));
+                for (Allowance a : allowances) {
+                    live = live.with(a, heard.of(a));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return live;
     }
 
     static PolicyEngine policyEngine(GatewayConfig config) {
@@ -327,7 +363,8 @@ public final class Gateway {
      * One slot per registered kind; each executor is built on its kind's first permit. A substitute must
      * take the permits of exactly one registered kind, one substitute per kind.
      */
-    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes) {
+    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes,
+            Registration.Surroundings around) {
         for (ActionExecutor<?> substitute : substitutes) {
             long takers = KINDS.stream().filter(r -> r.kind().permitType().equals(substitute.permitType())).count();
             long twins = substitutes.stream().filter(s -> s.permitType().equals(substitute.permitType())).count();
@@ -341,7 +378,7 @@ public final class Gateway {
             for (ActionExecutor<?> substitute : substitutes) {
                 r = r.withExecutor(substitute);
             }
-            return r.slot(config, credentials);
+            return r.slot(config, credentials, around);
         }).toList());
     }
 }

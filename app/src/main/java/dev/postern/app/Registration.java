@@ -1,6 +1,7 @@
 package dev.postern.app;
 
 import dev.postern.policy.port.ToolSource;
+import dev.postern.policy.port.UpstreamReports;
 import dev.postern.protocol.tools.StaticToolKind;
 
 import dev.postern.app.check.KindCheck;
@@ -23,7 +24,18 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
     /** Builds one kind's executor. */
     @FunctionalInterface
     public interface ExecutorFactory<P extends AuthorizedAction> {
-        ActionExecutor<P> build(GatewayConfig config, CredentialStore credentials);
+        ActionExecutor<P> build(GatewayConfig config, CredentialStore credentials, Surroundings around);
+    }
+
+    /**
+     * What an executor may report to besides its outcomes: the journal's {@code upstream} rows (what an
+     * upstream sent that was not passed on) and the diagnostics stream (stderr; never stdout).
+     */
+    public record Surroundings(UpstreamReports reports, java.io.PrintStream diagnostics) {
+        public Surroundings {
+            Objects.requireNonNull(reports, "reports");
+            Objects.requireNonNull(diagnostics, "diagnostics");
+        }
     }
 
     public Registration {
@@ -59,8 +71,8 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
     }
 
     /** The dispatcher's slot for this kind: the executor built on the first permit. */
-    Dispatcher.OnFirstUse<P> slot(GatewayConfig config, CredentialStore credentials) {
-        return Dispatcher.OnFirstUse.of(kind.permitType(), () -> executor.build(config, credentials));
+    Dispatcher.OnFirstUse<P> slot(GatewayConfig config, CredentialStore credentials, Surroundings around) {
+        return Dispatcher.OnFirstUse.of(kind.permitType(), () -> executor.build(config, credentials, around));
     }
 
     /**
@@ -73,6 +85,6 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
         }
         @SuppressWarnings("unchecked") // the permit types were just compared
         ActionExecutor<P> typed = (ActionExecutor<P>) substitute;
-        return new Registration<>(kind, (config, credentials) -> typed, checks, toolSource);
+        return new Registration<>(kind, (config, credentials, around) -> typed, checks, toolSource);
     }
 }
