@@ -434,7 +434,8 @@ public final class McpServer {
                         Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
                         Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
                 : handshakeApproval;
-        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval);
+        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval,
+                ProgressToken.of(p));
     }
 
     // ---- rendering, callable from any thread ----
@@ -463,6 +464,33 @@ public final class McpServer {
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
         return resultLine(id, ToolResults.outcome(catalog.get().kinds(), outcome, maxResultBytes));
+    }
+
+    /**
+     * A {@code notifications/progress} line for a running call under the client's own token; the
+     * message (already masked by the executor) is escaped as any JSON string.
+     */
+    public String renderProgress(ProgressToken token, java.math.BigDecimal progress, Optional<java.math.BigDecimal> total,
+            Optional<String> message) {
+        ObjectNode params = JSON.objectNode();
+        params.set("progressToken", token.json().startsWith("\"") ? JSON.textNode(unquote(token.json()))
+                : JSON.numberNode(Long.parseLong(token.json())));
+        params.put("progress", progress);
+        total.ifPresent(t -> params.put("total", t));
+        message.ifPresent(m -> params.put("message", m));
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.put("method", "notifications/progress");
+        n.set("params", params);
+        return n.toString();
+    }
+
+    private String unquote(String jsonString) {
+        try {
+            return json.parse(jsonString).textValue();
+        } catch (dev.postern.protocol.json.JsonSyntaxError e) {
+            throw new IllegalStateException("a progress token that was JSON is no longer", e);
+        }
     }
 
     /** The response line for a tool call the policy denied. */
