@@ -110,7 +110,8 @@ public final class Gateway {
             signer = checkpointSigner(config, credentials);
         } catch (CredentialUnavailableException | GeneralSecurityException e) {
             Optional<String> invalid = gate.problem();
-            diagnostics.println(invalid.orElse("postern: journal.signingKey: " + e.getMessage() + "; nothing started"));
+            diagnostics.println(invalid.orElse("postern: journal.signingKey: "
+                    + (e instanceof CredentialUnavailableException c ? c.detail() : e.getMessage()) + "; nothing started"));
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
         FileAuditJournal journal;

@@ -211,7 +211,8 @@ public final class ToolCallService {
             // failures already): the outcome row must say so, never ok.
             e.diagnostics().println("postern: the executor failed: " + t);
             fatal = t instanceof VirtualMachineError vm ? vm : null;
-            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + t.getClass().getSimpleName());
+            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the executor failed unexpectedly")
+                    .withDetail(ExecutionFailure.chain(t));
         }
         e.journal().outcome(intent, outcome);
         return new Ran(outcome, fatal);

@@ -184,7 +184,8 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             password = credentials.resolve(db.password());
         } catch (CredentialUnavailableException e) {
             return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE,
-                    "the password credential " + db.password().name() + " of database " + db.name() + " is unavailable");
+                    "the password credential " + db.password().name() + " of database " + db.name() + " is unavailable: "
+                            + e.getMessage()).withDetail(e.detail());
         }
         List<byte[]> secrets = new ArrayList<>();
         credentials.all().forEach(s -> secrets.add(s.reveal()));
@@ -229,7 +230,8 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         } catch (SQLException e) {
             return Failures.of(e, call.stopped(), progress.commitSent, db, mask);
         } catch (RuntimeException e) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, mask.mask("the SQL executor failed: " + e));
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the SQL executor failed unexpectedly")
+                    .withDetail(mask.mask(ExecutionFailure.chain(e)));
         } finally {
             deadline.cancel(false);
             call.finish();
@@ -369,20 +371,24 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         try {
             addresses = InetAddress.getAllByName(db.host());
         } catch (UnknownHostException e) {
-            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED,
-                    "the host " + db.host() + " of database " + db.name() + " did not resolve"));
+            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED, "the host of database " + db.name() + " did not resolve")
+                    .withDetail("the host " + db.host() + " of database " + db.name() + " did not resolve"));
         }
         for (InetAddress a : addresses) {
             Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, db.allowPrivateAddresses());
             if (refused.isPresent()) {
                 AddressRanges.Range r = refused.get();
-                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name() + ": "
-                        + db.host() + " resolves to " + a.getHostAddress() + ", " + refusedBecause(r)));
+                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
+                        + ": its host resolves to a " + r.what() + " address" + (r.kind() == AddressRanges.Kind.METADATA
+                        ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true"))
+                        .withDetail("database " + db.name() + ": " + db.host() + " resolves to " + a.getHostAddress() + ", "
+                                + refusedBecause(r)));
             }
             if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE && !a.isLoopbackAddress()) {
                 return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
-                        + ": TLS is off, so only a loopback address may be dialed, but " + db.host() + " resolves to "
-                        + a.getHostAddress()));
+                        + ": TLS is off, so only a loopback address may be dialed, but its host resolves to another")
+                        .withDetail("database " + db.name() + ": TLS is off, so only a loopback address may be dialed, but "
+                                + db.host() + " resolves to " + a.getHostAddress()));
             }
         }
         return Optional.empty();

@@ -39,8 +39,10 @@ final class StatementProbe {
         Optional<ExecutionFailure> refused = SqlActionExecutor.checkAddresses(db);
         if (refused.isPresent()) {
             ExecutionFailure f = refused.get();
-            return f.code() == FailureCode.ADDRESS_REFUSED ? new StatementCheck.NotDialed(f.message())
-                    : new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", f.message());
+            // The operator's words: the detail names the host and the address the agent is not told.
+            String words = f.detail().isEmpty() ? f.message() : f.detail();
+            return f.code() == FailureCode.ADDRESS_REFUSED ? new StatementCheck.NotDialed(words)
+                    : new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", words);
         }
         Secret password;
         try {
