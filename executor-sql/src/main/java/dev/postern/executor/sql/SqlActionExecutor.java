@@ -1,7 +1,6 @@
 package dev.postern.executor.sql;
 
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
 import dev.postern.policy.model.HostSyntax;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.net.AddressRanges;
@@ -25,7 +24,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,7 +48,8 @@ import org.postgresql.PGConnection;
  * Each call is one transaction: a {@code BEGIN READ ONLY} block for a read-only statement, under the
  * session's {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout},
  * set from the database's timeout when the connection opened; the statement is prepared and its values
- * bound with their declared types, never spliced. With a row cap below {@link #MAX_FETCH} a read-only
+ * bound as parameters, never spliced: with their declared types, or with the types the server gives
+ * their positions where those do not fit ({@link ParamTypes}, asked once per statement, not per call). With a row cap below {@link #MAX_FETCH} a read-only
  * call sends {@code BEGIN READ ONLY} itself, in the statement's message group (one answer from the
  * server), and the server sends at most {@code maxRows + 1} rows ({@code setMaxRows}); otherwise the
  * driver sends the {@code BEGIN} (a simple query the server answers on its own) and rows stream
@@ -78,6 +77,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     private final CredentialStore credentials;
     private final Driver driver = new Driver();
     private final ConnectionPool pool;
+    private final ParamTypes paramTypes = new ParamTypes();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "postern-sql-timer");
@@ -228,6 +228,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             reusable = call.stopped() == Failures.Stop.NONE;
             return outcome;
         } catch (SQLException e) {
+            paramTypes.forgetIfTypeFailure(e, db, permit.jdbcSql(), ParamTypes.kinds(permit.statement()));
             return Failures.of(e, call.stopped(), progress.commitSent, db, mask);
         } catch (RuntimeException e) {
             return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the SQL executor failed unexpectedly")
@@ -273,6 +274,34 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             boolean rollbackFirst) throws SQLException {
         SqlDatabase db = permit.database();
         boolean readOnly = permit.statement().readOnly();
+        List<ParamTypes.Kind> kinds = ParamTypes.kinds(permit.statement());
+        Optional<ParamTypes.Typing> known = paramTypes.known(db, permit.jdbcSql(), kinds);
+        ParamTypes.Typing typing;
+        if (known.isPresent()) {
+            typing = known.get();
+        } else if (kinds.isEmpty()) {
+            typing = new ParamTypes.Typing.Declared(); // nothing to type: nothing to ask
+        } else {
+            // The statement's first call on this executor: describe-only requests (Parse, Describe, Sync;
+            // nothing runs) find how its values are typed (ParamTypes). A refused Parse would abort an open
+            // transaction block, so the claimed ROLLBACK goes first, on its own, this once.
+            if (rollbackFirst) {
+                if (conn.getAutoCommit()) {
+                    try (Statement s = conn.createStatement()) {
+                        call.running(s);
+                        s.execute("ROLLBACK");
+                    } finally {
+                        call.running(null);
+                    }
+                } else {
+                    conn.rollback();
+                }
+                rollbackFirst = false;
+            }
+            call.check();
+            typing = paramTypes.find(conn, db, permit.jdbcSql(), kinds, call::running);
+            call.check();
+        }
         // The timeouts are the session's own, set when the connection opened (see open()).
         boolean pipelined = pipelined(permit);
         if (pipelined) {
@@ -302,7 +331,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 } else {
                     ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
                 }
-                bind(ps, permit.boundValues());
+                ParamTypes.bind(ps, permit.boundValues(), typing);
                 call.running(ps);
                 boolean rows = ps.execute();
                 if (pipelined) {
@@ -344,24 +373,6 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             if (!done) {
                 call.running(null);
             }
-        }
-    }
-
-    static void bind(PreparedStatement ps, List<SqlArgument> values) throws SQLException {
-        int i = 1;
-        for (SqlArgument v : values) {
-            if (v instanceof SqlArgument.Text t) {
-                ps.setString(i, t.value());
-            } else if (v instanceof SqlArgument.Whole w) {
-                ps.setLong(i, w.value());
-            } else if (v instanceof SqlArgument.Decimal d) {
-                ps.setBigDecimal(i, d.value());
-            } else if (v instanceof SqlArgument.Bool b) {
-                ps.setBoolean(i, b.value());
-            } else {
-                ps.setNull(i, Types.NULL);
-            }
-            i++;
         }
     }
 

@@ -205,9 +205,16 @@ class SqlActionExecutorTest {
     }
 
     @Test
-    void belowTheFetchSizeBeginReadOnlyReachesTheServerWithTheStatementAndFromItOnAsTheDriversOwnQuery() {
+    void belowTheFetchSizeBeginReadOnlyReachesTheServerWithTheStatementAndFromItOnAsTheDriversOwnQuery() throws SQLException, InterruptedException {
         for (int maxRows : BOTH_WAYS_OF_BEGINNING) {
             SqlDatabase shop = database(Duration.ofSeconds(5), maxRows, 4096, noteById("begin-" + maxRows));
+            try (SyncCounter groups = new SyncCounter()) {
+                rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+                assertEquals(2, groups.syncs(), "maxRows " + maxRows + ": a statement's first call describes it once (ParamTypes)");
+            }
+            // The first call's ROLLBACK done, so the next call finds an idle connection, not one to roll back itself.
+            assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent' AND state <> 'idle'",
+                    0, Duration.ofSeconds(5)));
             int mark = db.logMark();
             try (SyncCounter groups = new SyncCounter()) {
                 rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
