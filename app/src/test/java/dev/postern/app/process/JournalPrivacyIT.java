@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The journal is private whatever the umask: the packaged gateway started under {@code umask 022}
- * makes its directory 0700 and every file in it 0600 (journals, rotated segments, lock files); it makes an older 0644 journal private, refuses one others can write, and
+ * makes its directory 0700 and every file in it 0600 (journals, rotated segments, lock files,
+ * rate-limit counts); it makes an older 0644 journal private, refuses one others can write, and
  * {@code check-config --deep} reports both.
  */
 class JournalPrivacyIT {
@@ -96,6 +97,7 @@ class JournalPrivacyIT {
         List<String> names = files.stream().map(f -> f.getFileName().toString()).toList();
         assertTrue(names.contains("actions.jsonl") && names.contains("decisions.jsonl") && names.contains("journal.lock"), names.toString());
         assertTrue(names.stream().anyMatch(n -> n.matches("actions\\.[0-9]{6}\\.jsonl")), "the journal rotated: " + names);
+        assertTrue(names.stream().anyMatch(n -> n.startsWith("rate-limits.")), "the rate-limit counts are kept here: " + names);
         for (Path f : files) {
             assertEquals("rw-------", mode(f), f.toString());
         }
