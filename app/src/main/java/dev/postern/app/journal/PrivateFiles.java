@@ -79,7 +79,11 @@ public final class PrivateFiles {
                     Files.createDirectory(dir);
                 }
             } catch (FileAlreadyExistsException e) {
-                // Another gateway made it meanwhile (or it is not a directory, which the check below says).
+                if (!Files.isDirectory(dir)) {
+                    // Something else is in its place: never change that file's mode.
+                    throw e;
+                }
+                // Another gateway made it meanwhile.
             }
         }
         if (!POSIX) {
