@@ -197,10 +197,11 @@ public final class Gateway {
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
-        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes)) {
+        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes);
+                RateLimits rateLimits = RateLimits.shared(config.policy(), config.journalDirectory(), diagnostics)) {
             StdioSession session = new StdioSession(
                     new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
-                    ToolCallService.executing(policyEngine(config), RateLimits.of(config.policy()), journal, dispatcher, diagnostics,
+                    ToolCallService.executing(policyEngine(config), rateLimits, journal, dispatcher, diagnostics,
                             approvals),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),

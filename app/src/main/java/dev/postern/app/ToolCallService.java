@@ -163,7 +163,7 @@ public final class ToolCallService {
         AuthorizedAction permit = ((Decision.Permit) decision).permit();
         Optional<RateLimits.Refusal> limited = e.rateLimits().admit(permit);
         if (limited.isPresent()) {
-            e.journal().rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), frameSha256,
+            e.journal().rejected(new Rejection(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()), frameSha256,
                     Optional.of(action)));
             return answers.executed(limited.get().answer());
         }
