@@ -54,12 +54,14 @@ public final class Dispatcher implements AutoCloseable {
     public Outcome dispatch(AuthorizedAction permit, Cancellation cancellation) {
         OnFirstUse<?> slot = byPermitType.get(permit.getClass());
         if (slot == null) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "no executor handles " + permit.getClass().getSimpleName());
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "no executor handles this kind of call")
+                    .withDetail("no executor handles " + permit.getClass().getSimpleName());
         }
         try {
             return invoke(slot.get(), permit, cancellation);
         } catch (RuntimeException e) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + e.getClass().getSimpleName());
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the executor failed unexpectedly")
+                    .withDetail(ExecutionFailure.chain(e));
         }
     }
 

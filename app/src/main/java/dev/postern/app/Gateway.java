@@ -115,7 +115,8 @@ public final class Gateway {
             signer = checkpointSigner(config, credentials);
         } catch (CredentialUnavailableException | GeneralSecurityException e) {
             Optional<String> invalid = gate.problem();
-            diagnostics.println(invalid.orElse("postern: journal.signingKey: " + e.getMessage() + "; nothing started"));
+            diagnostics.println(invalid.orElse("postern: journal.signingKey: "
+                    + (e instanceof CredentialUnavailableException c ? c.detail() : e.getMessage()) + "; nothing started"));
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
         FileAuditJournal journal;
@@ -202,7 +203,8 @@ public final class Gateway {
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
         try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
-                new Registration.Surroundings(journal, diagnostics))) {
+                new Registration.Surroundings(journal, diagnostics));
+                RateLimits rateLimits = RateLimits.shared(config.policy(), config.journalDirectory(), diagnostics)) {
             // Kinds whose tools only their servers know: their executors list them once the session serves.
             List<Registration<?>> discovering = KINDS.stream().filter(Registration::toolSource)
                     .filter(r -> !config.policy().allowances(r.kind().allowanceType()).isEmpty()).toList();
@@ -216,7 +218,7 @@ public final class Gateway {
             }
             StdioSession session = new StdioSession(
                     mcp,
-                    ToolCallService.executing(policyEngine(config), RateLimits.of(config.policy()), journal, dispatcher, diagnostics,
+                    ToolCallService.executing(policyEngine(config), rateLimits, journal, dispatcher, diagnostics,
                             approvals),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),

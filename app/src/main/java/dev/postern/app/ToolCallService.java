@@ -163,7 +163,7 @@ public final class ToolCallService {
         AuthorizedAction permit = ((Decision.Permit) decision).permit();
         Optional<RateLimits.Refusal> limited = e.rateLimits().admit(permit);
         if (limited.isPresent()) {
-            e.journal().rejected(new Rejection(Stage.POLICY, RateLimits.CODE, Optional.of(limited.get().rule()), frameSha256,
+            e.journal().rejected(new Rejection(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()), frameSha256,
                     Optional.of(action)));
             return answers.executed(limited.get().answer());
         }
@@ -211,7 +211,8 @@ public final class ToolCallService {
             // failures already): the outcome row must say so, never ok.
             e.diagnostics().println("postern: the executor failed: " + t);
             fatal = t instanceof VirtualMachineError vm ? vm : null;
-            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "executor failed: " + t.getClass().getSimpleName());
+            outcome = new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the executor failed unexpectedly")
+                    .withDetail(ExecutionFailure.chain(t));
         }
         e.journal().outcome(intent, outcome);
         return new Ran(outcome, fatal);

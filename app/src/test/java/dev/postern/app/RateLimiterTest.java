@@ -143,4 +143,15 @@ class RateLimiterTest {
         advance(Duration.ofDays(10_000));
         assertInstanceOf(RateLimiter.Admission.Admitted.class, l.admit("api"));
     }
+
+    @Test
+    void aClockSetFarBackHoldsTheBucketForOnePeriodAtMostAndNeverFillsIt() {
+        RateLimiter<String> l = limiter(Map.of("api", RateLimit.perSeconds(1, 10)));
+        assertInstanceOf(RateLimiter.Admission.Admitted.class, l.admit("api"));
+        now.addAndGet(-Duration.ofSeconds(100).toNanos());
+        assertEquals(Duration.ofSeconds(10), waitOf(l.admit("api")), "not the 110 s the stored time would make it");
+        advance(Duration.ofSeconds(10));
+        assertInstanceOf(RateLimiter.Admission.Admitted.class, l.admit("api"));
+        assertInstanceOf(RateLimiter.Admission.Limited.class, l.admit("api"));
+    }
 }

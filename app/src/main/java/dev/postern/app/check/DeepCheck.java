@@ -2,11 +2,14 @@ package dev.postern.app.check;
 
 import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
+import dev.postern.app.journal.PrivateFiles;
 import dev.postern.policy.model.CredentialRef;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -157,13 +160,44 @@ public final class DeepCheck {
         Path probe = dir.resolve(".postern-write-probe-" + ProcessHandle.current().pid());
         try {
             Files.deleteIfExists(probe);
-            Files.createFile(probe);
+            Files.createFile(probe, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.delete(probe);
-            return List.of();
+            return journalPrivate(dir);
         } catch (IOException e) {
             return List.of(Finding.error("journal-not-writable", "/journal/directory", "cannot create a file in " + dir
                     + " (" + e.getClass().getSimpleName() + "); the gateway would not start"));
         }
+    }
+
+    /**
+     * The journal directory and the files Postern keeps in it, under {@link PrivateFiles}' rule: one
+     * group or others can write is an error (the gateway refuses it), one they can only read a
+     * warning (the gateway makes it private when it starts).
+     */
+    private static List<Finding> journalPrivate(Path dir) throws IOException {
+        List<Finding> out = new ArrayList<>();
+        List<Path> all = new ArrayList<>();
+        all.add(dir);
+        all.addAll(PrivateFiles.journalFiles(dir));
+        for (Path p : all) {
+            Set<PosixFilePermission> permissions = p.equals(dir) ? Files.getPosixFilePermissions(p)
+                    : Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS);
+            String mode = PosixFilePermissions.toString(permissions);
+            String fix = (p.equals(dir) ? "chmod 700 " : "chmod 600 ") + p;
+            switch (PrivateFiles.standing(permissions)) {
+                case WRITABLE_BY_OTHERS:
+                    out.add(Finding.error("journal-writable-by-others", "/journal/directory", p + " is writable by group or others ("
+                            + mode + "); the gateway would not start (" + fix + ")"));
+                    break;
+                case READABLE_BY_OTHERS:
+                    out.add(Finding.warning("journal-readable-by-others", "/journal/directory", p + " is readable by group or others ("
+                            + mode + "); the gateway makes it private when it starts (" + fix + ")"));
+                    break;
+                default:
+                    break;
+            }
+        }
+        return out;
     }
 
     private static Map<String, CredentialSource> byName(Map<CredentialRef, CredentialSource> credentials) {

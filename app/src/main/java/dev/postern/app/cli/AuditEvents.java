@@ -182,8 +182,11 @@ final class AuditEvents {
     private static String what(Event e) {
         JsonNode r = e.row();
         switch (e.type()) {
-            case "action":
-                return text(r, "preview").orElse(text(r, "rule").orElse(""));
+            case "action": {
+                String done = text(r, "preview").orElse(text(r, "rule").orElse(""));
+                // A failure's detail is the operator's: the address, the server's words, the exception chain.
+                return e.outcome().flatMap(o -> text(o, "detail")).map(d -> done + " — " + d).orElse(done);
+            }
             case "decision": {
                 StringBuilder b = new StringBuilder();
                 text(r, "refused").ifPresent(b::append);

@@ -18,7 +18,8 @@ import java.util.function.UnaryOperator;
  * Resolves credentials lazily, on every use, from an environment variable or a file, so a rotated
  * file takes effect without a restart. A file must not be readable or writable by group or others
  * (checked where the file system has POSIX permissions). A file's trailing line end is stripped.
- * Messages name the credential, never its value. Thread-safe.
+ * Messages name the credential and say what is wrong in words; the exception's detail adds the file's
+ * path or the variable's name for the operator. Neither holds the value. Thread-safe.
  */
 public final class EnvironmentAndFileCredentialStore implements CredentialStore {
     private static final Set<PosixFilePermission> TOO_OPEN = Set.of(
@@ -47,7 +48,8 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
         if (source instanceof CredentialSource.Env env) {
             String value = environment.apply(env.variable());
             if (value == null || value.isEmpty()) {
-                throw new CredentialUnavailableException("credential " + ref + ": environment variable " + env.shownName() + " is not set");
+                throw new CredentialUnavailableException("credential " + ref + ": its environment variable is not set",
+                        "credential " + ref + ": environment variable " + env.shownName() + " is not set");
             }
             return Secret.of(value);
         }
@@ -57,12 +59,14 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
                 Set<PosixFilePermission> open = new HashSet<>(Files.getPosixFilePermissions(path));
                 open.retainAll(TOO_OPEN);
                 if (!open.isEmpty()) {
-                    throw new CredentialUnavailableException("credential " + ref + ": file " + path
-                            + " is readable or writable by group or others (chmod 600 it)");
+                    throw new CredentialUnavailableException("credential " + ref
+                            + ": its file is readable or writable by group or others, so it is not used",
+                            "credential " + ref + ": file " + path + " is readable or writable by group or others (chmod 600 it)");
                 }
             }
             if (Files.size(path) > MAX_FILE_BYTES) {
-                throw new CredentialUnavailableException("credential " + ref + ": file " + path + " is larger than 64 KiB");
+                throw new CredentialUnavailableException("credential " + ref + ": its file is larger than 64 KiB",
+                        "credential " + ref + ": file " + path + " is larger than 64 KiB");
             }
             byte[] bytes = Files.readAllBytes(path);
             int end = bytes.length;
@@ -70,11 +74,14 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
                 end--;
             }
             if (end == 0) {
-                throw new CredentialUnavailableException("credential " + ref + ": file " + path + " is empty");
+                throw new CredentialUnavailableException("credential " + ref + ": its file is empty",
+                        "credential " + ref + ": file " + path + " is empty");
             }
             return new Secret(java.util.Arrays.copyOf(bytes, end));
         } catch (IOException e) {
-            throw new CredentialUnavailableException("credential " + ref + ": cannot read " + path + " (" + e.getClass().getSimpleName() + ')');
+            throw new CredentialUnavailableException("credential " + ref + ": its file cannot be read",
+                    "credential " + ref + ": cannot read " + path + " (" + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ')');
         }
     }
 

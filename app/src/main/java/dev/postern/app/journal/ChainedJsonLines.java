@@ -15,13 +15,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -328,7 +329,12 @@ final class ChainedJsonLines implements AutoCloseable {
      */
     private void syncHead() throws IOException {
         Path active = files.active();
-        Object key = currentKey(active);
+        PosixFileAttributes attributes = currentAttributes(active);
+        if (attributes != null) {
+            // The one stat every batch makes anyway: a file others could change is refused before any row goes in.
+            PrivateFiles.checked(active, attributes);
+        }
+        Object key = attributes == null ? null : attributes.fileKey();
         if (channel == null || !channel.isOpen() || !reader.isOpen() || key == null || !key.equals(fileKey)) {
             closeFile();
             openFile();
@@ -400,9 +406,15 @@ final class ChainedJsonLines implements AutoCloseable {
     /** Opens the active file (creating it): an append-only channel to write, a second one to read its end. */
     private void openFile() throws IOException {
         Path active = files.active();
-        channel = FileChannel.open(active, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        channel = FileChannel.open(active, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+                PrivateFiles.fileAttribute());
         reader = FileChannel.open(active, StandardOpenOption.READ);
-        fileKey = currentKey(active);
+        PosixFileAttributes attributes = currentAttributes(active);
+        if (attributes == null) {
+            throw new IOException(active + " vanished as it was opened");
+        }
+        PrivateFiles.checked(active, attributes);
+        fileKey = attributes.fileKey();
     }
 
     private void closeFile() throws IOException {
@@ -419,9 +431,9 @@ final class ChainedJsonLines implements AutoCloseable {
         }
     }
 
-    private static Object currentKey(Path file) throws IOException {
+    private static PosixFileAttributes currentAttributes(Path file) throws IOException {
         try {
-            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return null;
         }

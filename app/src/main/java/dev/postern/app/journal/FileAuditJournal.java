@@ -176,7 +176,7 @@ public final class FileAuditJournal implements AuditJournal {
      */
     public static FileAuditJournal open(Path directory, JournalSettings settings, PrintStream diagnostics, ActionRows rows)
             throws IOException {
-        Files.createDirectories(directory);
+        secure(directory, diagnostics);
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
         ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, settings.rotateBytes(),
@@ -196,6 +196,18 @@ public final class FileAuditJournal implements AuditJournal {
             throw e;
         }
         return journal;
+    }
+
+    /**
+     * Creates {@code directory} 0700, or applies {@link PrivateFiles}' rule to it and to every file
+     * Postern keeps in it: one others can write is refused, one they can only read is made private
+     * and the operator told on {@code diagnostics}.
+     */
+    private static void secure(Path directory, PrintStream diagnostics) throws IOException {
+        PrivateFiles.directory(directory).ifPresent(note -> diagnostics.println("postern: " + note));
+        for (Path file : JournalFiles.posternFiles(directory)) {
+            PrivateFiles.existingFile(file).ifPresent(note -> diagnostics.println("postern: " + note));
+        }
     }
 
     /** How many times the actions file was forced to disk: concurrent intents share forces (for benchmarks). */

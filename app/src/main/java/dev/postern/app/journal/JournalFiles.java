@@ -28,6 +28,9 @@ record JournalFiles(Path directory, String name) {
 
     static final String LOCK_FILE = "journal.lock";
 
+    /** The names of the files Postern writes in a journal directory: journals, their segments, lock files, rate-limit counts. */
+    private static final Pattern POSTERN_FILE = Pattern.compile("(decisions|actions)(\\.[0-9]{6,18})?\\.jsonl|[a-z-]+\\.lock|rate-limits\\.[a-z]+");
+
     private static final Pattern SEGMENT_NUMBER = Pattern.compile("\\.([0-9]{6,18})\\.jsonl");
 
     /** The chain head: the last row's seq and SHA-256 ({@code 0} and 64 zeros before the first row), and whether it is a checkpoint. */
@@ -44,6 +47,19 @@ record JournalFiles(Path directory, String name) {
         if (!name.matches("[a-z]+")) {
             throw new IllegalArgumentException("a journal name is lower-case letters: " + name);
         }
+    }
+
+    /** The files in {@code directory} that Postern writes (see {@link #POSTERN_FILE}), in no particular order. */
+    static List<Path> posternFiles(Path directory) throws IOException {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(directory)) {
+            for (Path p : dir) {
+                if (POSTERN_FILE.matcher(p.getFileName().toString()).matches()) {
+                    found.add(p);
+                }
+            }
+        }
+        return found;
     }
 
     /** The file rows are appended to. */

@@ -3,8 +3,6 @@ package dev.postern.app.journal;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
@@ -35,11 +33,8 @@ final class JournalLock implements AutoCloseable {
     static JournalLock open(Path lockFile) throws IOException {
         synchronized (OPEN) {
             Path absolute = lockFile.toAbsolutePath().normalize();
-            try {
-                Files.createFile(absolute);
-            } catch (FileAlreadyExistsException e) {
-                // Another process or journal made it; never open and close it here (see above).
-            }
+            // Created 0600, or checked if another process or journal made it; never opened and closed here (see above).
+            PrivateFiles.file(absolute);
             Path key = absolute.toRealPath();
             JournalLock lock = OPEN.get(key);
             if (lock == null) {

@@ -73,7 +73,8 @@ class AuditShowTest {
             journal.rejected(denial("http.path"));
             journal.outcome(journal.intent(SamplePermits.ssh("error"), FRAME), exit(2));
             journal.intent(SamplePermits.ssh("killed"), FRAME);
-            journal.outcome(journal.intent(SamplePermits.http("/v1/slow"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "slow"));
+            journal.outcome(journal.intent(SamplePermits.http("/v1/slow"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "slow")
+                    .withDetail("dialing 127.0.0.1:9: SocketTimeoutException: Read timed out"));
         }
     }
 
@@ -96,7 +97,8 @@ class AuditShowTest {
         assertTrue(rows.get(1).matches(".*- +- +denied +rule http.path"), rows.get(1));
         assertTrue(rows.get(2).matches(".*ssh_exec +web +ok exit 2 +'grep' 'error' '/var/log/app.log'"), rows.get(2));
         assertTrue(rows.get(3).matches(".*ssh_exec +web +interrupted +'grep' 'killed' '/var/log/app.log'"), rows.get(3));
-        assertTrue(rows.get(4).matches(".*http_request +api +TIMEOUT +POST http://127.0.0.1:9/v1/slow\\?q=q"), rows.get(4));
+        assertTrue(rows.get(4).matches(".*http_request +api +TIMEOUT +POST http://127.0.0.1:9/v1/slow\\?q=q"
+                + " — slow \\| dialing 127.0.0.1:9: SocketTimeoutException: Read timed out"), "the operator sees the detail: " + rows.get(4));
         assertEquals("", run.err());
     }
 

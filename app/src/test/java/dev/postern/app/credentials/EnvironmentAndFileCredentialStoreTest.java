@@ -47,9 +47,10 @@ class EnvironmentAndFileCredentialStoreTest {
     }
 
     @Test
-    void anUnsetEnvironmentVariableNamesTheCredentialAndTheVariable() {
+    void anUnsetEnvironmentVariableNamesTheCredentialToTheAgentAndTheVariableToTheOperator() {
         CredentialUnavailableException e = assertThrows(CredentialUnavailableException.class, () -> env(Map.of()).resolve(TOKEN));
-        assertTrue(e.getMessage().contains("api-token") && e.getMessage().contains("API_TOKEN"), e.getMessage());
+        assertTrue(e.getMessage().contains("api-token") && !e.getMessage().contains("API_TOKEN"), e.getMessage());
+        assertTrue(e.detail().contains("api-token") && e.detail().contains("API_TOKEN"), e.detail());
     }
 
     @Test
@@ -60,6 +61,7 @@ class EnvironmentAndFileCredentialStoreTest {
         CredentialUnavailableException e = assertThrows(CredentialUnavailableException.class, () -> store.resolve(TOKEN));
         assertTrue(e.getMessage().contains("api-token"), e.getMessage());
         assertFalse(e.getMessage().contains("16C7e42F292c"), e.getMessage());
+        assertFalse(e.detail().contains("16C7e42F292c"), e.detail());
     }
 
     @Test
@@ -92,8 +94,10 @@ class EnvironmentAndFileCredentialStoreTest {
         for (String mode : new String[] {"rw-r--r--", "rw-r-----", "rw----r--", "rw--w----"}) {
             Path f = file(VALUE + "\n", mode);
             CredentialUnavailableException e = assertThrows(CredentialUnavailableException.class, () -> fileStore(f).resolve(TOKEN), mode);
-            assertTrue(e.getMessage().contains("api-token") && e.getMessage().contains("chmod 600"), e.getMessage());
-            assertFalse(e.getMessage().contains(VALUE), "the value leaked into: " + e.getMessage());
+            assertTrue(e.getMessage().contains("api-token") && e.getMessage().contains("group or others"), e.getMessage());
+            assertFalse(e.getMessage().contains(f.toString()), "the agent is not told where the secret lives: " + e.getMessage());
+            assertTrue(e.detail().contains(f.toString()) && e.detail().contains("chmod 600"), e.detail());
+            assertFalse(e.getMessage().contains(VALUE) || e.detail().contains(VALUE), "the value leaked into: " + e.detail());
         }
     }
 
@@ -105,10 +109,12 @@ class EnvironmentAndFileCredentialStoreTest {
     }
 
     @Test
-    void aMissingFileNamesTheCredentialAndPath() {
+    void aMissingFileNamesTheCredentialToTheAgentAndThePathToTheOperator() {
         Path f = dir.resolve("absent");
         CredentialUnavailableException e = assertThrows(CredentialUnavailableException.class, () -> fileStore(f).resolve(TOKEN));
-        assertTrue(e.getMessage().contains("api-token") && e.getMessage().contains(f.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("api-token") && !e.getMessage().contains(f.toString()), e.getMessage());
+        assertFalse(e.getMessage().contains("Exception"), e.getMessage());
+        assertTrue(e.detail().contains("api-token") && e.detail().contains(f.toString()), e.detail());
     }
 
     @Test

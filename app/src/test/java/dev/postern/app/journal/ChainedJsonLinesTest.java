@@ -300,6 +300,8 @@ class ChainedJsonLinesTest {
             raf.write('\n');
             raf.write(rows);
         }
+        // Made by hand under the test's umask: private, as the journal requires of a file it appends to.
+        Files.setPosixFilePermissions(actions, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         return end;
     }
 

@@ -107,6 +107,11 @@ final class LauncherProcess {
             this.stderr = CompletableFuture.supplyAsync(() -> drain(process.stderr()));
         }
 
+        /** The launcher's process id (the launcher execs java, so the gateway's). */
+        long pid() {
+            return process.pid();
+        }
+
         void send(String line) throws IOException {
             stdin.write(line.getBytes(StandardCharsets.UTF_8));
             stdin.flush();

@@ -106,8 +106,8 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         try {
             return run(permit, cancellation);
         } catch (RuntimeException e) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED,
-                    "the HTTP executor failed unexpectedly (" + e.getClass().getSimpleName() + ')');
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the HTTP executor failed unexpectedly")
+                    .withDetail(SecretMask.of(credentials).mask(ExecutionFailure.chain(e)));
         }
     }
 
@@ -131,8 +131,9 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             try {
                 injection = Injection.of(auth, credentials.resolve(auth.credential()));
             } catch (CredentialUnavailableException e) {
-                return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE,
-                        new SecretMask(secrets).mask(String.valueOf(e.getMessage())));
+                SecretMask early = new SecretMask(secrets);
+                return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE, early.mask(String.valueOf(e.getMessage())))
+                        .withDetail(early.mask(e.detail()));
             }
             secrets.addAll(injection.maskForms());
         }
@@ -142,9 +143,11 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             client = clientFor(target, mask);
         } catch (CredentialUnavailableException e) {
             return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE, mask.mask(
-                    "the trust store password of target " + target.name() + " cannot be read: " + e.getMessage()));
+                    "the trust store password of target " + target.name() + " cannot be read: " + e.getMessage()))
+                    .withDetail(mask.mask(e.detail()));
         } catch (TrustStores.UnreadableTrustStoreException e) {
-            return new ExecutionFailure(FailureCode.TLS_FAILED, "target " + target.name() + ": " + e.getMessage());
+            return new ExecutionFailure(FailureCode.TLS_FAILED, "target " + target.name() + ": its trust store cannot be read")
+                    .withDetail(e.getMessage());
         }
 
         HttpUriRequestBase request = new HttpUriRequestBase(permit.method(), permit.uri());
@@ -166,7 +169,9 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             return exchange(client, request, target, mask);
         } catch (IOException | RuntimeException e) {
             request.cancel();
-            return failure(abort.reason(), e, target, millis, mask);
+            return failure(abort.reason(), e, target, millis, mask)
+                    .withDetail(mask.mask("dialing " + permit.uri().getHost() + ':' + permit.uri().getPort() + ": "
+                            + ExecutionFailure.chain(e)));
         } finally {
             abort.finish();
             if (deadline != null) {
@@ -318,27 +323,30 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
         AddressRefusedException refused = cause(e, AddressRefusedException.class);
         if (refused != null) {
-            return new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "target " + name + ": " + refused.getMessage());
+            return new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "target " + name + ": " + refused.inWords());
         }
         if (cause(e, SSLException.class) != null) {
-            return new ExecutionFailure(FailureCode.TLS_FAILED,
-                    "TLS with " + name + " failed: " + describe(cause(e, SSLException.class), mask));
+            return new ExecutionFailure(FailureCode.TLS_FAILED, "the TLS handshake with " + name
+                    + " failed (an untrusted or wrong certificate, no protocol in common, or a server that does not speak TLS)");
         }
         if (cause(e, UnknownHostException.class) != null || cause(e, ConnectException.class) != null
                 || cause(e, NoRouteToHostException.class) != null) {
-            return new ExecutionFailure(FailureCode.CONNECT_FAILED,
-                    "cannot connect to " + name + ": " + describe(e, mask));
+            return new ExecutionFailure(FailureCode.CONNECT_FAILED, "cannot connect to " + name + ": "
+                    + (cause(e, UnknownHostException.class) != null ? "its host name does not resolve"
+                    : cause(e, NoRouteToHostException.class) != null ? "there is no route to its host"
+                    : refusedConnection(e) ? "the connection was refused" : "no connection could be made"));
         }
         // A socket's channel closes when its reading thread is interrupted (the session shutting down).
         if (cause(e, InterruptedIOException.class) != null || cause(e, ClosedByInterruptException.class) != null) {
             return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was interrupted");
         }
-        return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the exchange with " + name + " failed: " + describe(e, mask));
+        return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the exchange with " + name
+                + " failed before a whole response was read (the connection closed or reset, or the response broke HTTP)");
     }
 
-    private static String describe(Throwable e, SecretMask mask) {
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? "" : ": " + mask.mask(message));
+    private static boolean refusedConnection(Throwable e) {
+        ConnectException c = cause(e, ConnectException.class);
+        return c != null && String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("refused");
     }
 
     private static <T extends Throwable> T cause(Throwable e, Class<T> type) {

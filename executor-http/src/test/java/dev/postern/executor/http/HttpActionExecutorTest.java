@@ -355,7 +355,9 @@ class HttpActionExecutorTest {
 
         ExecutionFailure f = failure(executor.execute(Permits.get(target, "/hello"), NEVER), FailureCode.ADDRESS_REFUSED);
 
-        assertTrue(f.message().contains("127.0.0.0/8"), f.message());
+        assertTrue(f.message().contains("loopback"), f.message());
+        assertFalse(f.message().contains("127.0.0."), "the agent is not told the address or block: " + f.message());
+        assertTrue(f.detail().contains("127.0.0.0/8"), "the operator is: " + f.detail());
         assertEquals(0, service.requestCount());
     }
 

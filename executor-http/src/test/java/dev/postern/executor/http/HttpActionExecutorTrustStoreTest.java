@@ -216,7 +216,8 @@ class HttpActionExecutorTrustStoreTest {
         ExecutionFailure f = failure(call(executor(Map.of()), base,
                 Optional.of(store(missing, TrustStore.Type.JKS, Optional.empty()))), FailureCode.TLS_FAILED);
 
-        assertTrue(f.message().contains(missing.toString()), f.message());
+        assertTrue(f.detail().contains(missing.toString()), f.detail());
+        assertFalse(f.message().contains(missing.toString()), "the agent is not told the path: " + f.message());
         assertEquals(0, server.requestCount());
     }
 
@@ -227,7 +228,7 @@ class HttpActionExecutorTrustStoreTest {
         ExecutionFailure f = failure(call(executor(Map.of()), base,
                 Optional.of(store(caTrustP12, TrustStore.Type.PKCS12, Optional.empty()))), FailureCode.TLS_FAILED);
 
-        assertTrue(f.message().contains("password"), f.message());
+        assertTrue(f.detail().contains("password"), f.detail());
         assertEquals(0, server.requestCount());
     }
 
@@ -262,7 +263,7 @@ class HttpActionExecutorTrustStoreTest {
 
         ExecutionFailure f = failure(call(executor(Map.of("ca-pass", PASS)), base, Optional.of(trust)), FailureCode.TLS_FAILED);
 
-        assertTrue(f.message().contains("no trusted-certificate entry"), f.message());
+        assertTrue(f.detail().contains("no trusted-certificate entry"), f.detail());
         assertEquals(0, server.requestCount());
     }
 

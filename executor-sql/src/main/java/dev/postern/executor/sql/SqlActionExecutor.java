@@ -1,7 +1,6 @@
 package dev.postern.executor.sql;
 
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
 import dev.postern.policy.model.HostSyntax;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.net.AddressRanges;
@@ -25,7 +24,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,7 +48,8 @@ import org.postgresql.PGConnection;
  * Each call is one transaction: a {@code BEGIN READ ONLY} block for a read-only statement, under the
  * session's {@code statement_timeout}, {@code lock_timeout} and {@code idle_in_transaction_session_timeout},
  * set from the database's timeout when the connection opened; the statement is prepared and its values
- * bound with their declared types, never spliced. With a row cap below {@link #MAX_FETCH} a read-only
+ * bound as parameters, never spliced: with their declared types, or with the types the server gives
+ * their positions where those do not fit ({@link ParamTypes}, asked once per statement, not per call). With a row cap below {@link #MAX_FETCH} a read-only
  * call sends {@code BEGIN READ ONLY} itself, in the statement's message group (one answer from the
  * server), and the server sends at most {@code maxRows + 1} rows ({@code setMaxRows}); otherwise the
  * driver sends the {@code BEGIN} (a simple query the server answers on its own) and rows stream
@@ -78,6 +77,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     private final CredentialStore credentials;
     private final Driver driver = new Driver();
     private final ConnectionPool pool;
+    private final ParamTypes paramTypes = new ParamTypes();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "postern-sql-timer");
@@ -184,7 +184,8 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             password = credentials.resolve(db.password());
         } catch (CredentialUnavailableException e) {
             return new ExecutionFailure(FailureCode.CREDENTIAL_UNAVAILABLE,
-                    "the password credential " + db.password().name() + " of database " + db.name() + " is unavailable");
+                    "the password credential " + db.password().name() + " of database " + db.name() + " is unavailable: "
+                            + e.getMessage()).withDetail(e.detail());
         }
         List<byte[]> secrets = new ArrayList<>();
         credentials.all().forEach(s -> secrets.add(s.reveal()));
@@ -227,9 +228,11 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             reusable = call.stopped() == Failures.Stop.NONE;
             return outcome;
         } catch (SQLException e) {
+            paramTypes.forgetIfTypeFailure(e, db, permit.jdbcSql(), ParamTypes.kinds(permit.statement()));
             return Failures.of(e, call.stopped(), progress.commitSent, db, mask);
         } catch (RuntimeException e) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, mask.mask("the SQL executor failed: " + e));
+            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the SQL executor failed unexpectedly")
+                    .withDetail(mask.mask(ExecutionFailure.chain(e)));
         } finally {
             deadline.cancel(false);
             call.finish();
@@ -271,6 +274,34 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             boolean rollbackFirst) throws SQLException {
         SqlDatabase db = permit.database();
         boolean readOnly = permit.statement().readOnly();
+        List<ParamTypes.Kind> kinds = ParamTypes.kinds(permit.statement());
+        Optional<ParamTypes.Typing> known = paramTypes.known(db, permit.jdbcSql(), kinds);
+        ParamTypes.Typing typing;
+        if (known.isPresent()) {
+            typing = known.get();
+        } else if (kinds.isEmpty()) {
+            typing = new ParamTypes.Typing.Declared(); // nothing to type: nothing to ask
+        } else {
+            // The statement's first call on this executor: describe-only requests (Parse, Describe, Sync;
+            // nothing runs) find how its values are typed (ParamTypes). A refused Parse would abort an open
+            // transaction block, so the claimed ROLLBACK goes first, on its own, this once.
+            if (rollbackFirst) {
+                if (conn.getAutoCommit()) {
+                    try (Statement s = conn.createStatement()) {
+                        call.running(s);
+                        s.execute("ROLLBACK");
+                    } finally {
+                        call.running(null);
+                    }
+                } else {
+                    conn.rollback();
+                }
+                rollbackFirst = false;
+            }
+            call.check();
+            typing = paramTypes.find(conn, db, permit.jdbcSql(), kinds, call::running);
+            call.check();
+        }
         // The timeouts are the session's own, set when the connection opened (see open()).
         boolean pipelined = pipelined(permit);
         if (pipelined) {
@@ -300,7 +331,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 } else {
                     ps.setFetchSize(Math.min(db.maxRows() + 1, MAX_FETCH));
                 }
-                bind(ps, permit.boundValues());
+                ParamTypes.bind(ps, permit.boundValues(), typing);
                 call.running(ps);
                 boolean rows = ps.execute();
                 if (pipelined) {
@@ -345,44 +376,30 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
     }
 
-    static void bind(PreparedStatement ps, List<SqlArgument> values) throws SQLException {
-        int i = 1;
-        for (SqlArgument v : values) {
-            if (v instanceof SqlArgument.Text t) {
-                ps.setString(i, t.value());
-            } else if (v instanceof SqlArgument.Whole w) {
-                ps.setLong(i, w.value());
-            } else if (v instanceof SqlArgument.Decimal d) {
-                ps.setBigDecimal(i, d.value());
-            } else if (v instanceof SqlArgument.Bool b) {
-                ps.setBoolean(i, b.value());
-            } else {
-                ps.setNull(i, Types.NULL);
-            }
-            i++;
-        }
-    }
-
     /** Resolves the host and judges every address before anything is dialed. */
     static Optional<ExecutionFailure> checkAddresses(SqlDatabase db) {
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(db.host());
         } catch (UnknownHostException e) {
-            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED,
-                    "the host " + db.host() + " of database " + db.name() + " did not resolve"));
+            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED, "the host of database " + db.name() + " did not resolve")
+                    .withDetail("the host " + db.host() + " of database " + db.name() + " did not resolve"));
         }
         for (InetAddress a : addresses) {
             Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, db.allowPrivateAddresses());
             if (refused.isPresent()) {
                 AddressRanges.Range r = refused.get();
-                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name() + ": "
-                        + db.host() + " resolves to " + a.getHostAddress() + ", " + refusedBecause(r)));
+                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
+                        + ": its host resolves to a " + r.what() + " address" + (r.kind() == AddressRanges.Kind.METADATA
+                        ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true"))
+                        .withDetail("database " + db.name() + ": " + db.host() + " resolves to " + a.getHostAddress() + ", "
+                                + refusedBecause(r)));
             }
             if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE && !a.isLoopbackAddress()) {
                 return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
-                        + ": TLS is off, so only a loopback address may be dialed, but " + db.host() + " resolves to "
-                        + a.getHostAddress()));
+                        + ": TLS is off, so only a loopback address may be dialed, but its host resolves to another")
+                        .withDetail("database " + db.name() + ": TLS is off, so only a loopback address may be dialed, but "
+                                + db.host() + " resolves to " + a.getHostAddress()));
             }
         }
         return Optional.empty();

@@ -1,8 +1,6 @@
 package dev.postern.executor.sql;
 
 import dev.postern.executor.sql.SqlActionExecutor.StatementCheck;
-import dev.postern.policy.action.SqlArgument;
-import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.outcome.ExecutionFailure;
@@ -11,9 +9,7 @@ import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.Secret;
 import dev.postern.policy.port.SecretMask;
-import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +20,11 @@ import org.postgresql.util.ServerErrorMessage;
 
 /**
  * {@link SqlActionExecutor#checkStatements}: the executor's own address check and connection, then
- * one describe-only round trip per statement. {@code PreparedStatement.getParameterMetaData()} is
- * the driver's describe-only request (Parse, Describe, Sync, with no {@code BEGIN}); the statement's
- * params are declared with the types a call binds ({@link SqlActionExecutor#bind} on a sample value
- * of each param's type; the values themselves are never sent), so the server judges the statement as
- * it would at call time. The session is read-only from its start-up packet, so even a statement that
+ * one describe-only round trip per statement, two when the declared types do not fit.
+ * {@code PreparedStatement.getParameterMetaData()} is the driver's describe-only request (Parse,
+ * Describe, Sync, with no {@code BEGIN}); the statement's params are typed as a call would type them
+ * ({@link ParamTypes#describe}, which a call uses too; no value is sent), so the server judges the
+ * statement as it would at call time. The session is read-only from its start-up packet, so even a statement that
  * somehow ran could change nothing. Stateless.
  */
 final class StatementProbe {
@@ -39,8 +35,10 @@ final class StatementProbe {
         Optional<ExecutionFailure> refused = SqlActionExecutor.checkAddresses(db);
         if (refused.isPresent()) {
             ExecutionFailure f = refused.get();
-            return f.code() == FailureCode.ADDRESS_REFUSED ? new StatementCheck.NotDialed(f.message())
-                    : new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", f.message());
+            // The operator's words: the detail names the host and the address the agent is not told.
+            String words = f.detail().isEmpty() ? f.message() : f.detail();
+            return f.code() == FailureCode.ADDRESS_REFUSED ? new StatementCheck.NotDialed(words)
+                    : new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, "", words);
         }
         Secret password;
         try {
@@ -65,9 +63,13 @@ final class StatementProbe {
         try {
             List<StatementCheck.Rejected> rejected = new ArrayList<>();
             for (SqlStatementSpec statement : db.statements()) {
-                try (PreparedStatement ps = conn.prepareStatement(statement.text().jdbcSql())) {
-                    SqlActionExecutor.bind(ps, samples(statement));
-                    ps.getParameterMetaData();
+                try {
+                    ParamTypes.Found found = ParamTypes.describe(conn, statement.text().jdbcSql(), ParamTypes.kinds(statement), ps -> { });
+                    if (found.refused().isPresent()) {
+                        SQLException e = found.refused().get();
+                        rejected.add(new StatementCheck.Rejected(statement.name(), state(e),
+                                text(e, mask) + found.misfit().map(m -> "; " + m).orElse("")));
+                    }
                 } catch (SQLException e) {
                     if (sessionLost(e)) {
                         return new StatementCheck.NotConnected(StatementCheck.Step.CONNECT, state(e), text(e, mask));
@@ -81,24 +83,6 @@ final class StatementProbe {
         } finally {
             ConnectionPool.closeQuietly(conn);
         }
-    }
-
-    /** One value per placeholder occurrence, of the type a call binds for its param (SqlRules makes the same choice). */
-    private static List<SqlArgument> samples(SqlStatementSpec statement) {
-        List<SqlArgument> out = new ArrayList<>();
-        for (String placeholder : statement.text().placeholders()) {
-            ParamSpec spec = statement.params().get(placeholder);
-            if (spec instanceof ParamSpec.IntegerParam) {
-                out.add(new SqlArgument.Whole(0));
-            } else if (spec instanceof ParamSpec.NumberParam) {
-                out.add(new SqlArgument.Decimal(BigDecimal.ZERO));
-            } else if (spec instanceof ParamSpec.BooleanParam) {
-                out.add(new SqlArgument.Bool(false));
-            } else {
-                out.add(new SqlArgument.Text(""));
-            }
-        }
-        return out;
     }
 
     /** Which step a failed connection attempt stopped at, by the same classification a call's failure gets. */

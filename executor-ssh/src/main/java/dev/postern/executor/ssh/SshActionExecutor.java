@@ -122,7 +122,16 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         if (cancellation.isCancelled()) {
             return failure(FailureCode.CANCELLED, "cancelled before connecting");
         }
-        return masked(attempt(permit, cancellation), SecretMask.of(credentials));
+        return masked(located(attempt(permit, cancellation), permit.host()), SecretMask.of(credentials));
+    }
+
+    /** A failure's detail gains where the host is and who logs in (the agent's message names the host only). */
+    private static Outcome located(Outcome outcome, SshHost host) {
+        if (outcome instanceof ExecutionFailure f) {
+            String at = "host " + host.name() + " is " + host.user() + '@' + host.address() + ':' + host.port();
+            return f.withDetail(f.detail().isEmpty() ? at : at + "; " + f.detail());
+        }
+        return outcome;
     }
 
     private Outcome attempt(AuthorizedSshCommand permit, Cancellation cancellation) {
@@ -132,7 +141,8 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             Thread.currentThread().interrupt();
             return failure(FailureCode.CANCELLED, "interrupted");
         } catch (IOException | RuntimeException e) {
-            return failure(FailureCode.EXECUTOR_FAILED, "ssh: " + describe(e));
+            return failure(FailureCode.EXECUTOR_FAILED, "ssh: the session with " + permit.host().name() + " failed")
+                    .withDetail(ExecutionFailure.chain(e));
         }
     }
 
@@ -145,7 +155,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
                     o.hostKeyFingerprint());
         }
         if (outcome instanceof ExecutionFailure f) {
-            return new ExecutionFailure(f.code(), mask.mask(f.message()), f.partial().map(p -> masked(p, mask)));
+            return new ExecutionFailure(f.code(), mask.mask(f.message()), f.partial().map(p -> masked(p, mask)), mask.mask(f.detail()));
         }
         return outcome;
     }
@@ -156,7 +166,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         try {
             identity = SshIdentity.resolve(host.auth(), credentials);
         } catch (CredentialUnavailableException e) {
-            return failure(FailureCode.CREDENTIAL_UNAVAILABLE, e.getMessage());
+            return failure(FailureCode.CREDENTIAL_UNAVAILABLE, e.getMessage()).withDetail(e.detail());
         }
         Deadline deadline = new Deadline(host.timeout());
         Attempt attempt = new Attempt();
@@ -208,7 +218,8 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         try {
             connect = client.connect(host.user(), host.address(), host.port(), AttributeRepository.ofKeyValuePair(TRUST, trust));
         } catch (IOException e) {
-            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": " + describe(e)));
+            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host))
+                    .withDetail(ExecutionFailure.chain(e)));
         }
         attempt.connecting(connect);
         if (!connect.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT)) {
@@ -221,8 +232,8 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return Optional.of(cancelled("while connecting"));
         }
         if (!connect.isConnected()) {
-            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host) + ": "
-                    + describe(connect.getException())));
+            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host)
+                    + " (refused, unreachable, or its name does not resolve)").withDetail(describe(connect.getException())));
         }
         ClientSession session = connect.getSession();
         attempt.session(session);
@@ -241,8 +252,8 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return Optional.of(timeout(host, "authenticating to " + where(host)));
         }
         if (!auth.isSuccess()) {
-            return Optional.of(failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused user " + host.user()
-                    + " with the configured " + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password")));
+            return Optional.of(failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused the configured "
+                    + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password")));
         }
         return Optional.empty();
     }
@@ -302,8 +313,8 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             if (pooled) {
                 return Optional.empty();
             }
-            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel: "
-                    + describe(open.getException())));
+            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel")
+                    .withDetail(describe(open.getException())));
         }
         // The remote command reads end-of-file at once, as with `ssh -n`.
         channel.getInvertedIn().close();
@@ -353,16 +364,14 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         return trust != null && trust.verify(session, remote, key);
     }
 
+    /** The host as a message names it: its configured name only (its address and user go to the detail, {@link #located}). */
     private static String where(SshHost host) {
-        return host.name() + " (" + host.address() + ':' + host.port() + ')';
+        return host.name();
     }
 
+    /** An exception chain for a failure's detail or stderr, never for a message the agent reads. */
     private static String describe(Throwable e) {
-        if (e == null) {
-            return "unknown error";
-        }
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+        return e == null ? "unknown error" : ExecutionFailure.chain(e);
     }
 
     /**

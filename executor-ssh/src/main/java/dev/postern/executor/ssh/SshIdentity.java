@@ -62,9 +62,8 @@ sealed interface SshIdentity {
                     loaded.forEach(pairs::add);
                 }
             } catch (IOException | GeneralSecurityException | RuntimeException e) {
-                throw new CredentialUnavailableException("credential " + ref
-                        + " is not a readable OpenSSH private key, or its passphrase is wrong or missing ("
-                        + e.getClass().getSimpleName() + ")");
+                String what = "credential " + ref + " is not a readable OpenSSH private key, or its passphrase is wrong or missing";
+                throw new CredentialUnavailableException(what, what + " (" + e.getClass().getSimpleName() + ")");
             } finally {
                 Arrays.fill(text, (byte) 0);
             }

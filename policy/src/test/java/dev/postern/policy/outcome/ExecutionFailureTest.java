@@ -41,4 +41,40 @@ class ExecutionFailureTest {
                 () -> new ExecutionFailure(FailureCode.TIMEOUT, "t", null));
         assertEquals("partial", e.getMessage());
     }
+
+    @Test
+    void theShortConstructorsMeanNoDetailAndWithDetailKeepsEverythingElse() {
+        assertEquals("", new ExecutionFailure(FailureCode.CONNECT_FAILED, "refused").detail());
+        assertEquals("", new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(READ_SO_FAR)).detail());
+
+        ExecutionFailure detailed = new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(READ_SO_FAR))
+                .withDetail("host web-1 is deploy@10.0.0.5:22");
+        assertEquals(new ExecutionFailure(FailureCode.TIMEOUT, "no answer", Optional.of(READ_SO_FAR), "host web-1 is deploy@10.0.0.5:22"),
+                detailed);
+    }
+
+    @Test
+    void theDetailIsNotAmongTheVisibleParts() {
+        ExecutionFailure f = new ExecutionFailure(FailureCode.CONNECT_FAILED, "cannot connect to web").withDetail("10.0.0.5:22");
+
+        for (byte[] part : f.visibleParts()) {
+            assertEquals(false, new String(part, StandardCharsets.UTF_8).contains("10.0.0.5"));
+        }
+        assertEquals(2, f.visibleParts().size());
+    }
+
+    @Test
+    void missingDetailIsNamed() {
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> new ExecutionFailure(FailureCode.TIMEOUT, "t", Optional.empty(), null));
+        assertEquals("detail", e.getMessage());
+    }
+
+    @Test
+    void chainNamesEachCauseWithItsMessage() {
+        Exception e = new IllegalStateException("outer", new java.io.IOException("Connection refused", new RuntimeException()));
+
+        assertEquals("IllegalStateException: outer; caused by IOException: Connection refused; caused by RuntimeException",
+                ExecutionFailure.chain(e));
+    }
 }

@@ -19,6 +19,9 @@ import java.util.Set;
  * journal, {@code explain}) go through here instead of branching on types. Immutable; thread-safe.
  */
 public final class EffectKinds {
+    /** The longest failure detail an outcome row holds; a server's message can be long, a row must stay small. */
+    public static final int MAX_DETAIL_CHARS = 4000;
+
     private final List<EffectKind<?, ?, ?>> kinds;
     private final Map<Class<?>, EffectKind<?, ?, ?>> byType = new HashMap<>();
 
@@ -88,10 +91,17 @@ public final class EffectKinds {
         journalDenial(kind, action, row, redactArguments);
     }
 
-    /** The result and the kind's fields of an outcome row: a failure's code, or {@code ok} and its kind's fields. */
+    /**
+     * The result and the kind's fields of an outcome row: a failure's code and {@code detail} (what the
+     * agent was told, then what only the operator may see: addresses, users, paths, the exception chain,
+     * the server's words; at most {@value #MAX_DETAIL_CHARS} characters; the journal masks it), or
+     * {@code ok} and its kind's fields.
+     */
     public void journalOutcome(Outcome outcome, ObjectNode row) {
         if (outcome instanceof ExecutionFailure failure) {
             row.put("result", failure.code().name());
+            String detail = failure.detail().isEmpty() ? failure.message() : failure.message() + " | " + failure.detail();
+            row.put("detail", detail.length() <= MAX_DETAIL_CHARS ? detail : detail.substring(0, MAX_DETAIL_CHARS) + "…");
             return;
         }
         row.put("result", "ok");

@@ -157,7 +157,7 @@ class EffectKindsTest {
     }
 
     @Test
-    void anOutcomeRowSaysOkThenTheKindsFieldsOrOnlyAFailuresCode() {
+    void anOutcomeRowSaysOkThenTheKindsFieldsOrAFailuresCodeAndDetail() {
         ObjectNode ok = row();
         KINDS.journalOutcome(new HttpResponseOutcome("api", 201, List.of(), new byte[5], false), ok);
         assertEquals("{\"result\":\"ok\",\"status\":201,\"bytes\":5,\"truncated\":false}", ok.toString());
@@ -165,7 +165,16 @@ class EffectKindsTest {
         ObjectNode failed = row();
         KINDS.journalOutcome(new ExecutionFailure(FailureCode.TIMEOUT, "no answer in time",
                 Optional.of(new HttpResponseOutcome("api", 200, List.of(), new byte[5], true))), failed);
-        assertEquals("{\"result\":\"TIMEOUT\"}", failed.toString(), "a failure's partial adds nothing to the row");
+        assertEquals("{\"result\":\"TIMEOUT\",\"detail\":\"no answer in time\"}", failed.toString(),
+                "a failure's partial adds nothing to the row; without a detail the row repeats the message");
+
+        ObjectNode detailed = row();
+        KINDS.journalOutcome(new ExecutionFailure(FailureCode.CONNECT_FAILED, "cannot connect to web").withDetail("10.0.0.5:22"), detailed);
+        assertEquals("{\"result\":\"CONNECT_FAILED\",\"detail\":\"cannot connect to web | 10.0.0.5:22\"}", detailed.toString());
+
+        ObjectNode long_ = row();
+        KINDS.journalOutcome(new ExecutionFailure(FailureCode.QUERY_FAILED, "m").withDetail("d".repeat(5000)), long_);
+        assertEquals(EffectKinds.MAX_DETAIL_CHARS + 1, long_.get("detail").textValue().length(), "cut, with an ellipsis");
     }
 
     @Test

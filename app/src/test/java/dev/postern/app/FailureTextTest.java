@@ -1,0 +1,487 @@
+package dev.postern.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.postern.app.config.ConfigLoader;
+import dev.postern.app.config.GatewayConfig;
+import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.fixtures.FakeHttpService;
+import dev.postern.fixtures.FakeSshServer;
+import dev.postern.fixtures.LocalPostgres;
+import dev.postern.fixtures.RecordingExecutor;
+import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.outcome.FailureCode;
+import dev.postern.policy.port.AuditJournal;
+import dev.postern.protocol.tools.ToolResults;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every failure code of every kind, triggered against real loopback servers (a fake HTTP service, a
+ * raw socket that smuggles or hangs up, a MINA SSH server, a real PostgreSQL, a closed port, a wrong
+ * host key, a bad password, a credential file others can read) through the gateway's own wiring and
+ * executors: the line the agent gets names no address, port, user, file path or Java class, and the
+ * journal's outcome row keeps the operator's detail, with no credential value anywhere. The table
+ * must cover {@link FailureCode#values()} for each kind, or say why a code cannot occur there.
+ */
+class FailureTextTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SSH_USER = "ssh_user_q7";
+    private static final String SQL_ROLE = "dbrole_q7";
+    private static final String SQL_PASSWORD = "db-password-value-91c2";
+    private static final String SSH_PASSWORD = "ssh-password-value-5d0e";
+    private static final String API_TOKEN = "api-token-value-77aa";
+    private static final String ROW_SECRET = "row-secret-7f3a";
+    private static final List<String> SECRETS = List.of(SQL_PASSWORD, SSH_PASSWORD, API_TOKEN, "wrong-password-value-13");
+    private static final Pattern QUALIFIED_CLASS = Pattern.compile("[a-z]+\\.[a-z]+\\.[A-Z]\\w*(Exception|Error)");
+    private static final Pattern BARE_CLASS = Pattern.compile("\\w+Exception|\\b[A-Z][A-Za-z0-9]*Error\\b");
+
+    enum Kind { HTTP, SSH, SQL, ANY }
+
+    /** One failure to trigger: the tool call's arguments, and what the operator's detail must mention. */
+    record Case(Kind kind, FailureCode code, String name, String tool, String arguments, String detailHas) {
+    }
+
+    /** Codes a kind cannot produce, each with the reason. */
+    private static final Map<Kind, Map<FailureCode, String>> NOT_REACHABLE = Map.of(
+            Kind.HTTP, Map.of(
+                    FailureCode.HOST_KEY_REJECTED, "HTTP has no host keys (TLS failures are TLS_FAILED)",
+                    FailureCode.AUTH_FAILED, "an HTTP server's 401 is a response the agent gets, not a failure",
+                    FailureCode.QUERY_FAILED, "HTTP runs no statements"),
+            Kind.SSH, Map.of(
+                    FailureCode.ADDRESS_REFUSED, "SSH hosts have no private-address rule (the operator names the address)",
+                    FailureCode.TLS_FAILED, "SSH does not use TLS",
+                    FailureCode.RESPONSE_TOO_LARGE, "output past maxOutputBytes is truncated, never refused",
+                    FailureCode.QUERY_FAILED, "SSH runs no statements",
+                    FailureCode.UPSTREAM_PROTOCOL_ERROR, "the SSH library ends a session that breaks its protocol; that is CONNECT_FAILED or EXECUTOR_FAILED",
+                    FailureCode.EXECUTOR_FAILED, "a real server (MINA's, OpenSSH) always ends an exec channel with a status or signal and"
+                            + " opens it; the executor's own EXECUTOR_FAILED texts name only the host (kind-neutral case covers a throwing executor)"),
+            Kind.SQL, Map.of(
+                    FailureCode.HOST_KEY_REJECTED, "PostgreSQL has no host keys",
+                    FailureCode.RESPONSE_TOO_LARGE, "rows past maxRows or maxResponseBytes are truncated, never refused",
+                    FailureCode.UPSTREAM_PROTOCOL_ERROR, "the driver reports a broken protocol with SQLSTATE 08P01: CONNECT_FAILED",
+                    FailureCode.EXECUTOR_FAILED, "only a driver error without SQLSTATE, which no real server produces on demand;"
+                            + " the kind-neutral case covers a throwing executor"),
+            Kind.ANY, Map.of(
+                    FailureCode.CANCELLED, "a cancelled call is not answered (notifications/cancelled suppresses it), except at the"
+                            + " end-of-input grace (SessionFaultsTest); every CANCELLED text is a fixed sentence naming only the target"));
+
+    @TempDir
+    static Path dir;
+
+    private static FakeHttpService http;
+    private static FakeSshServer ssh;
+    private static LocalPostgres pg;
+    private static ServerSocket raw;
+    private static int closedPort;
+    private static Path config;
+    private static final List<String> forbidden = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        http = FakeHttpService.start();
+        http.stall("/v1/slow", Duration.ofSeconds(5));
+        http.respond("/v1/big", 200, Map.of("Content-Type", "text/plain"), "x".repeat(100).getBytes(StandardCharsets.UTF_8));
+        ssh = FakeSshServer.start();
+        ssh.allowPassword(SSH_USER, SSH_PASSWORD);
+        ssh.respond(command -> command.contains("slow") ? FakeSshServer.Reply.exit("late", "", 0).after(Duration.ofSeconds(8))
+                : FakeSshServer.Reply.exit("hi", "", 0));
+        pg = LocalPostgres.start();
+        pg.psql("postgres", "CREATE DATABASE shop");
+        pg.psql("shop", "CREATE ROLE " + SQL_ROLE + " LOGIN PASSWORD '" + SQL_PASSWORD + "';"
+                + " CREATE TABLE items (id int PRIMARY KEY, note text UNIQUE NOT NULL);"
+                + " INSERT INTO items VALUES (1, '" + ROW_SECRET + "');"
+                + " GRANT SELECT, INSERT ON items TO " + SQL_ROLE);
+        raw = rawServer();
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = probe.getLocalPort();
+        }
+
+        Path key = ssh.generateClientKey(dir).privateKeyFile();
+        owner(key);
+        Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
+        Path openKey = dir.resolve("open-key");
+        Files.copy(key, openKey);
+        Files.setPosixFilePermissions(openKey, PosixFilePermissions.fromString("rw-r--r--"));
+        Path sshPassword = secretFile("ssh-password", SSH_PASSWORD, "rw-------");
+        Path wrongPassword = secretFile("wrong-password", "wrong-password-value-13", "rw-------");
+        Path dbPassword = secretFile("db-password", SQL_PASSWORD, "rw-------");
+        Path openDbPassword = secretFile("open-db-password", SQL_PASSWORD, "rw-r--r--");
+        Path openToken = secretFile("api-token", API_TOKEN, "rw-r--r--");
+
+        String pin = "SHA256:" + "A".repeat(43);
+        config = dir.resolve("postern.json");
+        Files.writeString(config, """
+                {
+                  "journal": { "directory": "journal" },
+                  "credentials": {
+                    "deploy-key": { "file": "%1$s" }, "open-key": { "file": "%2$s" },
+                    "ssh-password": { "file": "%3$s" }, "wrong-password": { "file": "%4$s" },
+                    "db-password": { "file": "%5$s" }, "open-db-password": { "file": "%6$s" },
+                    "api-token": { "file": "%7$s" } },
+                  "http": { "targets": [
+                    { "name": "web", "baseUrl": "http://127.0.0.1:%8$d", "methods": ["GET"], "pathPrefixes": ["/v1"],
+                      "allowPrivateAddresses": true, "timeoutMs": 700, "maxResponseBytes": 16, "onOversizeResponse": "refuse" },
+                    { "name": "nowhere", "baseUrl": "http://127.0.0.1:%9$d", "methods": ["GET"], "pathPrefixes": ["/v1"],
+                      "allowPrivateAddresses": true },
+                    { "name": "inside", "baseUrl": "http://localhost:%8$d", "methods": ["GET"], "pathPrefixes": ["/v1"] },
+                    { "name": "secure", "baseUrl": "https://127.0.0.1:%10$d", "methods": ["GET"], "pathPrefixes": ["/v1"],
+                      "allowPrivateAddresses": true },
+                    { "name": "tokened", "baseUrl": "http://127.0.0.1:%8$d", "methods": ["GET"], "pathPrefixes": ["/t"],
+                      "allowPrivateAddresses": true, "auth": { "credential": "api-token", "scheme": "bearer" } },
+                    { "name": "raw", "baseUrl": "http://127.0.0.1:%10$d", "methods": ["GET"], "pathPrefixes": ["/"],
+                      "allowPrivateAddresses": true, "timeoutMs": 5000 },
+                    { "name": "limited", "baseUrl": "http://127.0.0.1:%8$d", "methods": ["GET"], "pathPrefixes": ["/r"],
+                      "allowPrivateAddresses": true, "rateLimit": { "calls": 1, "perSeconds": 3600 } } ] },
+                  "ssh": { "hosts": [
+                    { "name": "box", "address": "127.0.0.1", "port": %11$d, "user": "%12$s", "identity": "deploy-key",
+                      "knownHosts": "%13$s", "timeoutSeconds": 1, "commands": [ { "name": "slow", "argv": ["slow"] } ] },
+                    { "name": "gone", "address": "127.0.0.1", "port": %9$d, "user": "%12$s", "identity": "deploy-key",
+                      "knownHosts": "%13$s", "timeoutSeconds": 5, "commands": [ { "name": "hi", "argv": ["hi"] } ] },
+                    { "name": "stranger", "address": "127.0.0.1", "port": %11$d, "user": "%12$s", "identity": "deploy-key",
+                      "hostKeyFingerprint": "%14$s", "timeoutSeconds": 5, "commands": [ { "name": "hi", "argv": ["hi"] } ] },
+                    { "name": "locked", "address": "127.0.0.1", "port": %11$d, "user": "%12$s", "password": "wrong-password",
+                      "knownHosts": "%13$s", "timeoutSeconds": 5, "commands": [ { "name": "hi", "argv": ["hi"] } ] },
+                    { "name": "keyless", "address": "127.0.0.1", "port": %11$d, "user": "%12$s", "identity": "open-key",
+                      "knownHosts": "%13$s", "timeoutSeconds": 5, "commands": [ { "name": "hi", "argv": ["hi"] } ] } ] },
+                  "sql": { "databases": [
+                    { "name": "shop", "host": "127.0.0.1", "port": %15$d, "database": "shop", "user": "%16$s",
+                      "password": "db-password", "tls": { "mode": "disable" }, "allowPrivateAddresses": true, "timeoutMs": 3000,
+                      "statements": [
+                        { "name": "sleepy", "sql": "SELECT pg_sleep(8)" },
+                        { "name": "copy-note", "readOnly": false, "sql": "INSERT INTO items SELECT 2, note FROM items WHERE id = 1" } ] },
+                    { "name": "gone-db", "host": "127.0.0.1", "port": %9$d, "database": "shop", "user": "%16$s",
+                      "password": "db-password", "tls": { "mode": "disable" }, "allowPrivateAddresses": true,
+                      "statements": [ { "name": "one", "sql": "SELECT 1" } ] },
+                    { "name": "inside-db", "host": "127.0.0.1", "port": %15$d, "database": "shop", "user": "%16$s",
+                      "password": "db-password", "tls": { "mode": "disable" },
+                      "statements": [ { "name": "one", "sql": "SELECT 1" } ] },
+                    { "name": "tls-db", "host": "127.0.0.1", "port": %15$d, "database": "shop", "user": "%16$s",
+                      "password": "db-password", "allowPrivateAddresses": true,
+                      "statements": [ { "name": "one", "sql": "SELECT 1" } ] },
+                    { "name": "locked-db", "host": "127.0.0.1", "port": %15$d, "database": "shop", "user": "%16$s",
+                      "password": "wrong-password", "tls": { "mode": "disable" }, "allowPrivateAddresses": true,
+                      "statements": [ { "name": "one", "sql": "SELECT 1" } ] },
+                    { "name": "open-db", "host": "127.0.0.1", "port": %15$d, "database": "shop", "user": "%16$s",
+                      "password": "open-db-password", "tls": { "mode": "disable" }, "allowPrivateAddresses": true,
+                      "statements": [ { "name": "one", "sql": "SELECT 1" } ] } ] }
+                }
+                """.formatted(key, openKey, sshPassword, wrongPassword, dbPassword, openDbPassword, openToken,
+                http.port(), closedPort, raw.getLocalPort(), ssh.port(), SSH_USER, knownHosts, pin, pg.port(), SQL_ROLE));
+
+        forbidden.add("127.0.0.1");
+        forbidden.add("localhost");
+        forbidden.add(SSH_USER);
+        forbidden.add(SQL_ROLE);
+        forbidden.add(dir.toString());
+        forbidden.add("/tmp");
+        forbidden.addAll(SECRETS);
+        forbidden.add(ROW_SECRET);
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (http != null) {
+            http.close();
+        }
+        if (ssh != null) {
+            ssh.close();
+        }
+        if (pg != null) {
+            pg.close();
+        }
+        if (raw != null) {
+            raw.close();
+        }
+    }
+
+    private static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        cases.add(httpCase(FailureCode.TIMEOUT, "web", "/v1/slow", "700 ms"));
+        cases.add(httpCase(FailureCode.RESPONSE_TOO_LARGE, "web", "/v1/big", "16"));
+        cases.add(httpCase(FailureCode.CONNECT_FAILED, "nowhere", "/v1/x", "127.0.0.1"));
+        cases.add(new Case(Kind.HTTP, FailureCode.ADDRESS_REFUSED, "inside", "http_request",
+                "{\"method\":\"GET\",\"url\":\"http://localhost:" + http.port() + "/v1/x\"}", "127.0.0.1"));
+        cases.add(new Case(Kind.HTTP, FailureCode.TLS_FAILED, "secure", "http_request",
+                "{\"method\":\"GET\",\"url\":\"https://127.0.0.1:" + raw.getLocalPort() + "/v1/x\"}", "SSL"));
+        cases.add(httpCase(FailureCode.CREDENTIAL_UNAVAILABLE, "tokened", "/t/x", dir.resolve("api-token").toString()));
+        cases.add(httpCase(FailureCode.UPSTREAM_PROTOCOL_ERROR, "raw", "/smuggle", "127.0.0.1"));
+        cases.add(httpCase(FailureCode.EXECUTOR_FAILED, "raw", "/hangup", "127.0.0.1"));
+        cases.add(sshCase(FailureCode.TIMEOUT, "box", "slow", "127.0.0.1:" + ssh.port()));
+        cases.add(sshCase(FailureCode.CONNECT_FAILED, "gone", "hi", "127.0.0.1:" + closedPort));
+        cases.add(sshCase(FailureCode.HOST_KEY_REJECTED, "stranger", "hi", "127.0.0.1:" + ssh.port()));
+        cases.add(sshCase(FailureCode.AUTH_FAILED, "locked", "hi", SSH_USER));
+        cases.add(sshCase(FailureCode.CREDENTIAL_UNAVAILABLE, "keyless", "hi", dir.resolve("open-key").toString()));
+        cases.add(sqlCase(FailureCode.TIMEOUT, "shop", "sleepy", "SQLSTATE"));
+        cases.add(sqlCase(FailureCode.QUERY_FAILED, "shop", "copy-note", ROW_SECRET));
+        cases.add(sqlCase(FailureCode.CONNECT_FAILED, "gone-db", "one", "127.0.0.1:" + closedPort));
+        cases.add(sqlCase(FailureCode.ADDRESS_REFUSED, "inside-db", "one", "127.0.0.1"));
+        cases.add(sqlCase(FailureCode.TLS_FAILED, "tls-db", "one", "SSL"));
+        cases.add(sqlCase(FailureCode.AUTH_FAILED, "locked-db", "one", SQL_ROLE));
+        cases.add(sqlCase(FailureCode.CREDENTIAL_UNAVAILABLE, "open-db", "one", dir.resolve("open-db-password").toString()));
+        return cases;
+    }
+
+    private static Case httpCase(FailureCode code, String target, String path, String detailHas) {
+        int port = target.equals("nowhere") ? closedPort : target.equals("raw") ? raw.getLocalPort() : http.port();
+        return new Case(Kind.HTTP, code, target + path, "http_request",
+                "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + port + path + "\"}", detailHas);
+    }
+
+    private static Case sshCase(FailureCode code, String host, String command, String detailHas) {
+        return new Case(Kind.SSH, code, host, "ssh_exec", "{\"host\":\"" + host + "\",\"command\":\"" + command + "\"}", detailHas);
+    }
+
+    private static Case sqlCase(FailureCode code, String database, String statement, String detailHas) {
+        return new Case(Kind.SQL, code, database + "/" + statement, "sql_query",
+                "{\"database\":\"" + database + "\",\"statement\":\"" + statement + "\"}", detailHas);
+    }
+
+    @Test
+    void everyFailureCodeOfEveryKindHasACaseOrASaidReasonItCannotOccur() {
+        Set<Kind> kinds = EnumSet.of(Kind.HTTP, Kind.SSH, Kind.SQL);
+        List<String> missing = new ArrayList<>();
+        // Refused by the gateway before any executor, the same for every kind: kindNeutral... proves them.
+        Set<FailureCode> neutral = EnumSet.of(FailureCode.JOURNAL_UNAVAILABLE, FailureCode.RATE_LIMITED);
+        for (Kind kind : kinds) {
+            for (FailureCode code : FailureCode.values()) {
+                boolean hasCase = cases().stream().anyMatch(c -> c.kind() == kind && c.code() == code)
+                        || neutral.contains(code);
+                boolean explained = NOT_REACHABLE.get(kind).containsKey(code) || NOT_REACHABLE.get(Kind.ANY).containsKey(code);
+                if (hasCase == explained) {
+                    missing.add(kind + " " + code + (hasCase ? ": both a case and a reason" : ": neither a case nor a reason"));
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "each code of each kind needs exactly one of a case or a reason it cannot occur");
+    }
+
+    @Test
+    void everyExecutorFailureTellsTheAgentNoAddressPortUserPathOrClassAndTheJournalKeepsTheDetail() throws Exception {
+        GatewayConfig loaded = ConfigLoader.load(config);
+        List<String> problems = new ArrayList<>();
+        int id = 2;
+        for (Case c : cases()) {
+            Answer a = call(loaded, List.of(), c.tool(), c.arguments(), id++);
+            problems.addAll(check(c.code(), c.name(), a, c.detailHas()));
+        }
+        assertEquals(List.of(), problems, String.join("\n", problems));
+    }
+
+    @Test
+    void kindNeutralFailuresTellTheAgentNothingOfWhatTheOperatorIsTold() throws Exception {
+        GatewayConfig loaded = ConfigLoader.load(config);
+        List<String> problems = new ArrayList<>();
+        String arguments = "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/r/x\"}";
+
+        // RATE_LIMITED: of two calls in one session to a target allowing one an hour, one is refused.
+        ByteArrayOutputStream twice = new ByteArrayOutputStream();
+        try (AuditJournal journal = Gateway.journal(loaded, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+            Gateway.run(loaded, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                    new ByteArrayInputStream((SessionHarness.INIT + SessionHarness.INITIALIZED + toolCall(2, "http_request", arguments)
+                            + toolCall(3, "http_request", arguments)).getBytes(StandardCharsets.UTF_8)), twice,
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), session -> { });
+        }
+        String limited = answerLine(twice, 2).contains("RATE_LIMITED") ? answerLine(twice, 2) : answerLine(twice, 3);
+        problems.addAll(agentProblems(FailureCode.RATE_LIMITED, "limited", limited));
+
+        // EXECUTOR_FAILED: an executor that throws with an address, a user, a path and a class in its message.
+        RecordingExecutor<AuthorizedHttpRequest> throwing = new RecordingExecutor<>(AuthorizedHttpRequest.class, permit -> {
+            throw new IllegalStateException("java.net.ConnectException: 127.0.0.1:" + closedPort + " as " + SSH_USER + " reading "
+                    + dir.resolve("api-token"));
+        });
+        String call = "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/x\"}";
+        problems.addAll(check(FailureCode.EXECUTOR_FAILED, "throwing executor", call(loaded, List.of(throwing), "http_request", call, 4),
+                "IllegalStateException"));
+
+        // JOURNAL_UNAVAILABLE: an intent row that cannot be written (the message names the journal's path).
+        FailingAuditJournal failing = new FailingAuditJournal();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Gateway.run(loaded, failing, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                new ByteArrayInputStream((SessionHarness.INIT + SessionHarness.INITIALIZED + toolCall(5, "http_request", call))
+                        .getBytes(StandardCharsets.UTF_8)), out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                session -> { });
+        problems.addAll(agentProblems(FailureCode.JOURNAL_UNAVAILABLE, "failing journal", answerLine(out, 5)));
+        assertEquals(List.of(), problems, String.join("\n", problems));
+    }
+
+    /** What one call came to: the agent's whole response line, and the outcome row the journal wrote for it (or null). */
+    record Answer(String line, JsonNode outcome) {
+    }
+
+    private static Answer call(GatewayConfig loaded, List<dev.postern.policy.port.ActionExecutor<?>> substitutes, String tool,
+                               String arguments, int id) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream diagnostics = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int before = outcomeRows().size();
+        try (AuditJournal journal = Gateway.journal(loaded, diagnostics)) {
+            Gateway.run(loaded, journal, substitutes, ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                    new ByteArrayInputStream((SessionHarness.INIT + SessionHarness.INITIALIZED + toolCall(id, tool, arguments))
+                            .getBytes(StandardCharsets.UTF_8)), out, diagnostics, session -> { });
+        }
+        List<JsonNode> rows = outcomeRows();
+        return new Answer(answerLine(out, id), rows.size() > before ? rows.get(rows.size() - 1) : null);
+    }
+
+    private static String toolCall(int id, String tool, String arguments) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool
+                + "\",\"arguments\":" + arguments + "}}\n";
+    }
+
+    private static String answerLine(ByteArrayOutputStream out, int id) throws IOException {
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            JsonNode m = JSON.readTree(line);
+            if (m.path("id").asInt() == id) {
+                return line;
+            }
+        }
+        throw new AssertionError("no answer to id " + id + " in " + out.toString(StandardCharsets.UTF_8));
+    }
+
+    private static List<JsonNode> outcomeRows() throws IOException {
+        Path actions = dir.resolve("journal").resolve(FileAuditJournal.ACTIONS);
+        List<JsonNode> rows = new ArrayList<>();
+        if (Files.exists(actions)) {
+            for (String line : Files.readAllLines(actions, StandardCharsets.UTF_8)) {
+                JsonNode row = JSON.readTree(line);
+                if ("outcome".equals(row.path("kind").textValue())) {
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> check(FailureCode code, String name, Answer a, String detailHas) {
+        List<String> problems = new ArrayList<>(agentProblems(code, name, a.line()));
+        String where = code + " " + name + ": ";
+        if (a.outcome() == null) {
+            problems.add(where + "no outcome row");
+            return problems;
+        }
+        String row = a.outcome().toString();
+        if (!code.name().equals(a.outcome().path("result").textValue())) {
+            problems.add(where + "outcome row result is not " + code + ": " + row);
+        }
+        String detail = a.outcome().path("detail").textValue();
+        if (detail == null || !detail.contains(detailHas)) {
+            problems.add(where + "outcome row detail lacks '" + detailHas + "': " + row);
+        }
+        for (String secret : SECRETS) {
+            if (row.contains(secret)) {
+                problems.add(where + "outcome row holds a credential value: " + row);
+            }
+        }
+        return problems;
+    }
+
+    private static List<String> agentProblems(FailureCode code, String name, String line) {
+        List<String> problems = new ArrayList<>();
+        String where = code + " " + name + ": ";
+        JsonNode error;
+        try {
+            JsonNode result = JSON.readTree(line).get("result");
+            error = JSON.readTree(result.get("content").get(0).get("text").textValue()).get("error");
+        } catch (IOException | RuntimeException e) {
+            return List.of(where + "not a tool error: " + line);
+        }
+        if (error == null) {
+            return List.of(where + "not a tool error: " + line);
+        }
+        if (!code.name().equals(error.path("code").textValue())) {
+            problems.add(where + "the agent got code " + error.path("code") + ": " + line);
+        }
+        for (String f : forbidden) {
+            if (line.contains(f)) {
+                problems.add(where + "the agent's line holds '" + f + "': " + line);
+            }
+        }
+        for (int port : List.of(http.port(), ssh.port(), pg.port(), closedPort, raw.getLocalPort())) {
+            if (Pattern.compile("(?<![0-9])" + port + "(?![0-9])").matcher(line).find()) {
+                problems.add(where + "the agent's line holds port " + port + ": " + line);
+            }
+        }
+        if (QUALIFIED_CLASS.matcher(line).find() || BARE_CLASS.matcher(line).find()) {
+            problems.add(where + "the agent's line names a Java class: " + line);
+        }
+        return problems;
+    }
+
+    private static Path secretFile(String name, String value, String mode) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, value);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+        return file;
+    }
+
+    private static void owner(Path file) throws IOException {
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+
+    /**
+     * A raw HTTP/1.1 server on loopback: {@code /smuggle} is answered with five declared bytes and a
+     * whole second response after them; {@code /hangup} reads the request and closes without a word.
+     */
+    private static ServerSocket rawServer() throws IOException {
+        ServerSocket server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (Socket s = server.accept()) {
+                    InputStream in = s.getInputStream();
+                    int first = in.read();
+                    if (first == 0x16) {
+                        // A TLS ClientHello: answered in plain HTTP, as a server on a plain port would.
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                        s.getOutputStream().flush();
+                        continue;
+                    }
+                    StringBuilder head = new StringBuilder().append((char) first);
+                    for (int b = in.read(); b >= 0; b = in.read()) {
+                        head.append((char) b);
+                        if (head.toString().endsWith("\r\n\r\n")) {
+                            break;
+                        }
+                    }
+                    if (head.toString().startsWith("GET /smuggle")) {
+                        OutputStream o = s.getOutputStream();
+                        o.write(("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+                                + "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil").getBytes(StandardCharsets.US_ASCII));
+                        o.flush();
+                        Thread.sleep(200);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed, or a client that went away: accept the next
+                }
+            }
+        }, "raw-http");
+        t.setDaemon(true);
+        t.start();
+        return server;
+    }
+
+}
