@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * A throwaway stdio MCP server for these tests, run in its own JVM: answers the handshake (or not,
- * by mode), lists {@link #TOOLS} over two pages, and behaves per tool (see {@link #call}). Logs every
+ * by mode; {@code linger} outlives the end of its stdin), lists {@link #TOOLS} over two pages, and behaves per tool (see {@link #call}). Logs every
  * line it reads to the file {@code FAKE_LOG} names and writes its pid to {@code FAKE_PIDFILE}. Its
  * stdout is its protocol stream, written as raw bytes (so it can send invalid UTF-8 and duplicate keys).
  */
@@ -123,6 +123,14 @@ public final class FakeUpstream {
                     break;
                 default:
                     write("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"error\":{\"code\":-32601,\"message\":\"no\"}}");
+            }
+        }
+        if (mode.equals("linger")) {
+            // Outlives the end of its stdin, as a careless server would: only a signal stops it.
+            try {
+                Thread.sleep(300_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -293,8 +293,8 @@ class McpActionExecutorTest {
     }
 
     @Test
-    void noChildIsLeftAfterClose() {
-        UpstreamServer server = normal();
+    void noChildIsLeftAfterCloseEvenOneThatOutlivesItsStdin() {
+        UpstreamServer server = h.server("linger", CALL_TIMEOUT, 1 << 20);
         executor = h.started(server);
         long pid = executor.pidOf("fake").orElseThrow();
         executor.close();

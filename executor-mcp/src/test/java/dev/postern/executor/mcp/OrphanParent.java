@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * A stand-in gateway for {@code theChildDiesWhenTheGatewayIsKilled}: starts an executor over the fake
- * (which writes its pid into the directory given), writes {@code listed} once the fake is listed, and
+ * (in its {@code linger} mode, which outlives its stdin's end, so only the death signal can stop it; it
+ * writes its pid into the directory given), writes {@code listed} once the fake is listed, and
  * waits to be killed.
  */
 public final class OrphanParent {
@@ -18,7 +19,7 @@ public final class OrphanParent {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         Harness h = new Harness(dir);
-        McpActionExecutor executor = new McpActionExecutor(List.of(h.server("normal", Duration.ofSeconds(10), 1 << 20)),
+        McpActionExecutor executor = new McpActionExecutor(List.of(h.server("linger", Duration.ofSeconds(10), 1 << 20)),
                 Harness.credentials(), Harness.CODEC, h.sink, System.err, "test");
         executor.start((a, l) -> {
             if (l instanceof Listing.Listed) {
