@@ -5,6 +5,7 @@ import dev.postern.app.check.HttpTargetCheck;
 import dev.postern.app.check.KindCheck;
 import dev.postern.app.check.SqlDatabaseCheck;
 import dev.postern.app.check.SshHostCheck;
+import dev.postern.app.check.UpstreamServerCheck;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
@@ -15,6 +16,7 @@ import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.app.journal.JournalSettings;
 import dev.postern.app.journal.SessionFacts;
 import dev.postern.executor.http.HttpActionExecutor;
+import dev.postern.executor.mcp.McpActionExecutor;
 import dev.postern.executor.sql.SqlActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedAction;
@@ -43,6 +45,8 @@ import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
 import dev.postern.protocol.tools.SqlQueryKind;
 import dev.postern.protocol.tools.SshExecKind;
+import dev.postern.protocol.tools.UpstreamToolKind;
+import dev.postern.protocol.json.StrictJsonCodec;
 import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.FrameReader;
@@ -77,7 +81,12 @@ public final class Gateway {
             // As many SSH sessions per host as calls can run at once; more could never be used.
             Registration.of(new SshExecKind(), (config, credentials, around) -> new SshActionExecutor(credentials, config.maxInFlight()),
                     new SshHostCheck()),
-            Registration.of(new SqlQueryKind(), (config, credentials, around) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
+            Registration.of(new SqlQueryKind(), (config, credentials, around) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()),
+            // One child process per upstream server, spoken to with the gateway's own strict JSON; it also lists their tools.
+            Registration.discovering(new UpstreamToolKind(), (config, credentials, around) -> new McpActionExecutor(
+                    config.policy().allowances(UpstreamServer.class), credentials, new StrictJsonCodec(config.maxFrameBytes()),
+                    around.reports(), around.diagnostics(), Version.current()),
+                    new UpstreamServerCheck(config -> Gateway.listNow(config, System.err))));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());

@@ -123,10 +123,30 @@ public final class ArchitectureRules {
 
     public static final ArchRule EXECUTORS_NEVER_SEE_RAW_JSON = noClasses()
             .that().resideInAPackage(EXECUTORS)
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "com.fasterxml..", "com.networknt..", PROTOCOL, TRANSPORT)
+            .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml..", "com.networknt..", PROTOCOL)
             .because("an executor receives only a typed permit; JSON, the wire and the schema stay in front"
-                    + " of the policy decision")
+                    + " of the policy decision (the upstream executor gets the gateway's own strict JSON through"
+                    + " the kernel's JsonCodec port, never a parser library)")
+            .allowEmptyShould(false);
+
+    /** The one executor whose effect is JSON-RPC over a child's stdio (DESIGN §2's designed exception). */
+    static final String UPSTREAM_EXECUTOR = "dev.postern.executor.mcp..";
+
+    public static final ArchRule ONLY_THE_UPSTREAM_EXECUTOR_READS_FRAMES = noClasses()
+            .that().resideInAPackage(EXECUTORS).and().resideOutsideOfPackage(UPSTREAM_EXECUTOR)
+            .should().dependOnClassesThat().resideInAPackage(TRANSPORT)
+            .because("the wire stays in front of the policy decision; only executor-mcp, whose effect is an MCP"
+                    + " session with a child process, reads frames, with the transport's own reader")
+            .allowEmptyShould(false);
+
+    public static final ArchRule THE_UPSTREAM_EXECUTOR_READS_FRAMES_WITH_THE_GATEWAYS_OWN_READER = noClasses()
+            .that().resideInAPackage(UPSTREAM_EXECUTOR)
+            .should().dependOnClassesThat(DescribedPredicate.describe("are transport classes other than the frame reader and"
+                    + " what it returns", (JavaClass c) -> c.getPackageName().startsWith("dev.postern.transport")
+                    && !List.of("FrameReader", "ReadResult", "Frame", "FramingError", "EndOfInput")
+                            .contains(c.getName().substring("dev.postern.transport.".length()).split("\\$")[0])))
+            .because("an upstream's stdout meets exactly the framing the agent's stdin meets: FrameReader, one"
+                    + " implementation; nothing else of the transport (its writer owns the gateway's stdout)")
             .allowEmptyShould(false);
 
     public static final ArchRule EXECUTORS_DO_NOT_KNOW_EACH_OTHER = slices()

@@ -1,5 +1,8 @@
 package dev.postern.app.architecture;
 
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorReadingJson;
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorUsingFrames;
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorWritingFrames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -148,11 +151,19 @@ class ArchitectureRulesSelfTest {
                         () -> classes(LineFramer.class)),
                 new Case(ArchitectureRules.EXECUTORS_NEVER_SEE_RAW_JSON,
                         () -> classes(HttpExecutorReadingJson.class, HttpExecutorUsingProtocol.class,
-                                SshExecutorValidatingSchema.class, SshExecutorUsingTransport.class,
-                                HttpExecutor.class, SshExecutor.class),
+                                SshExecutorValidatingSchema.class, UpstreamExecutorReadingJson.class,
+                                HttpExecutor.class, SshExecutor.class, UpstreamExecutorUsingFrames.class),
                         names(HttpExecutorReadingJson.class, HttpExecutorUsingProtocol.class,
-                                SshExecutorValidatingSchema.class, SshExecutorUsingTransport.class),
-                        () -> classes(HttpExecutor.class, SshExecutor.class)),
+                                SshExecutorValidatingSchema.class, UpstreamExecutorReadingJson.class),
+                        () -> classes(HttpExecutor.class, SshExecutor.class, UpstreamExecutorUsingFrames.class)),
+                new Case(ArchitectureRules.ONLY_THE_UPSTREAM_EXECUTOR_READS_FRAMES,
+                        () -> classes(SshExecutorUsingTransport.class, SshExecutor.class, UpstreamExecutorUsingFrames.class),
+                        names(SshExecutorUsingTransport.class),
+                        () -> classes(SshExecutor.class, UpstreamExecutorUsingFrames.class)),
+                new Case(ArchitectureRules.THE_UPSTREAM_EXECUTOR_READS_FRAMES_WITH_THE_GATEWAYS_OWN_READER,
+                        () -> classes(UpstreamExecutorWritingFrames.class, UpstreamExecutorUsingFrames.class),
+                        names(UpstreamExecutorWritingFrames.class),
+                        () -> classes(UpstreamExecutorUsingFrames.class)),
                 new Case(ArchitectureRules.EXECUTORS_DO_NOT_KNOW_EACH_OTHER,
                         () -> classes(HttpExecutorCallingSsh.class, HttpExecutor.class, SshExecutor.class),
                         names(HttpExecutorCallingSsh.class),
