@@ -241,6 +241,35 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
 
     @Override
     public ObjectNode render(SqlRowsOutcome r) {
+        return render(r, r.rows().size());
+    }
+
+    /**
+     * As {@link #render}, with only the leading rows that fit {@code maxRenderedBytes}, flagged
+     * truncated, when all of them would not: the executor caps the rendered values at
+     * {@code maxResponseBytes}, but the result carries them twice, and a large cap can pass the
+     * gateway's.
+     */
+    @Override
+    public ObjectNode renderWithin(SqlRowsOutcome r, long maxRenderedBytes) {
+        ObjectNode all = render(r);
+        long room = maxRenderedBytes - ToolResults.renderedSuccess(render(r, 0));
+        int kept = 0;
+        for (JsonNode row : all.get("rows")) {
+            // The row's JSON in structuredContent, escaped once in the text item, and a comma in each.
+            String json = row.toString();
+            long cost = RenderedSize.ofUtf8(json) + RenderedSize.ofJsonString(json) - 2 + 2;
+            if (cost > room) {
+                break;
+            }
+            room -= cost;
+            kept++;
+        }
+        return kept == r.rows().size() ? all : render(r, kept);
+    }
+
+    private ObjectNode render(SqlRowsOutcome r, int rowsKept) {
+        boolean cut = rowsKept < r.rows().size();
         ObjectNode n = JSON.objectNode();
         n.put("database", r.database());
         n.put("statement", r.statement());
@@ -249,12 +278,12 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
             columns.addObject().put("name", c.name()).put("type", c.type());
         }
         ArrayNode rows = n.putArray("rows");
-        for (List<SqlValue> row : r.rows()) {
+        for (List<SqlValue> row : r.rows().subList(0, rowsKept)) {
             ArrayNode values = rows.addArray();
             row.forEach(v -> values.add(json(v)));
         }
-        n.put("rowCount", r.rowCount());
-        n.put("truncated", r.truncated());
+        n.put("rowCount", cut ? rowsKept : r.rowCount());
+        n.put("truncated", r.truncated() || cut);
         return n;
     }
 
