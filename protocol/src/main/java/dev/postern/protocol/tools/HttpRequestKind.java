@@ -119,7 +119,10 @@ public final class HttpRequestKind implements EffectKind<HttpRequestAction, Auth
         boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
         return new Tool(TOOL, "HTTP request",
                 "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                        + "redirects are returned, not followed. Call postern_targets to see what is allowed."
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed. "
+                        + "A body too large for the result as text comes back base64 (bodyEncoding says which); a body of up to "
+                        + WHOLE_BODY_BYTES + " bytes within the target's maxResponseBytes always comes back whole, and one "
+                        + "past what a result can carry is cut to fit with truncated: true."
                         + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
                 in, out, annotations(false, true, false, true), HttpRequestKind::bind);
     }

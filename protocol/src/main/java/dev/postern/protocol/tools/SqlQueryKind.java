@@ -133,8 +133,14 @@ public final class SqlQueryKind implements EffectKind<SqlQueryAction, Authorized
         o.putObject("rowCount").put("type", "integer").put("minimum", 0);
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("database").add("statement").add("columns").add("rows").add("rowCount").add("truncated");
-        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        // The list's last "; " becomes ". " before the sentence on rows; the approval sentence brings its own leading space.
         boolean asks = databases.stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append("Rows stop at the database's maxRows, at its maxResponseBytes of values as rendered (escapes counted), ")
+                .append("or where the result is full; then truncated is true.");
         return new Tool(TOOL, "SQL statement", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
     }

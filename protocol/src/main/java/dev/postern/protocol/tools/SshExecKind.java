@@ -117,8 +117,15 @@ public final class SshExecKind implements EffectKind<SshCommandAction, Authorize
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
-        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
         boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append("Each stream comes back as text, or base64 (stdoutEncoding, stderrEncoding) when it is not UTF-8 or is too large ")
+                .append("for the result as text; up to ").append(WHOLE_STREAM_BYTES).append(" bytes each within the host's ")
+                .append("maxOutputBytes always comes back whole, more may be cut to fit (stdoutTruncated, stderrTruncated).");
         return new Tool(TOOL, "SSH command", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(false, true, false, true), SshExecKind::bind);
     }
