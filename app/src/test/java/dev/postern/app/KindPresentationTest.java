@@ -86,6 +86,40 @@ class KindPresentationTest {
         }
     }
 
+    /** Outcomes too large for a 64 KiB result, so each kind must shrink them to fit. */
+    private static final Map<Class<?>, Outcome> LARGE = Map.of(
+            HttpResponseOutcome.class, new HttpResponseOutcome("github", 200,
+                    List.of(new HeaderField("Content-Type", "text/plain")), new byte[100_000], false),
+            SshExitOutcome.class, new SshExitOutcome("web-1", OptionalInt.of(0), Optional.empty(),
+                    new byte[100_000], false, "\"quoted\"\n".repeat(10_000).getBytes(StandardCharsets.UTF_8), false, "SHA256:recorded"),
+            SqlRowsOutcome.class, new SqlRowsOutcome("shop", "dump", List.of(new SqlRowsOutcome.Column("v", "text")),
+                    java.util.Collections.nCopies(100, List.of(new SqlValue.Text("\u0001".repeat(1000)))), 100, false));
+
+    @Test
+    void eachKindShrinksAResultTooLargeForTheCapToOneItsOutputSchemaStillDescribes() {
+        ToolCatalog catalog = new ToolCatalog(Gateway.kinds(), ToolReferenceTest.examplePolicy());
+        long cap = 64 << 10;
+        for (EffectKind<?, ?, ?> kind : Gateway.kinds().all()) {
+            Tool tool = catalog.find(kind.toolName()).orElseThrow();
+            Outcome large = LARGE.get(kind.outcomeType());
+
+            ObjectNode success = ToolResults.outcome(Gateway.kinds(), large, cap);
+            String text = success.get("content").get(0).get("text").textValue();
+            assertEquals(false, success.get("isError").booleanValue(), text);
+            assertTrue(text.getBytes(StandardCharsets.UTF_8).length * 2L < cap, kind.toolName() + " fits the cap");
+            ObjectNode structured = (ObjectNode) readTree(text);
+            assertValid(tool, structured);
+            assertTrue(structured.toString().contains("\"truncated\":true") || structured.toString().contains("Truncated\":true"),
+                    kind.toolName() + " says it was cut: " + text.substring(0, 300));
+
+            ObjectNode failure = ToolResults.outcome(Gateway.kinds(),
+                    new ExecutionFailure(FailureCode.TIMEOUT, "no answer in time", Optional.of(large)), cap);
+            String error = failure.get("content").get(0).get("text").textValue();
+            assertTrue(readTree(error).get("error").has("partial"), kind.toolName() + " keeps its partial: " + error.substring(0, 300));
+            assertValid(tool, (ObjectNode) readTree(error).get("error").get("partial"));
+        }
+    }
+
     private static void assertValid(Tool tool, ObjectNode structured) {
         List<Error> errors = SCHEMAS.getSchema(tool.outputSchema().toString()).validate(structured);
         assertEquals(List.of(), errors.stream().map(Error::getMessage).toList(), () -> tool.name() + ": " + structured);

@@ -69,12 +69,21 @@ final class LiveSession implements AutoCloseable {
     /** The next line the session writes, waiting up to 20 s (far longer than any answer here takes). */
     JsonNode next() {
         try {
+            return JSON.readTree(nextLine());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The next line the session writes as written, without its line end, waiting up to 20 s. */
+    String nextLine() {
+        try {
             String line = lines.poll(20, TimeUnit.SECONDS);
             if (line == null) {
                 throw new AssertionError("no line from the session within 20 s; stderr: " + stderr.toString(StandardCharsets.UTF_8));
             }
-            return JSON.readTree(line);
-        } catch (InterruptedException | IOException e) {
+            return line;
+        } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
     }

@@ -73,7 +73,9 @@ class PackagedGatewayIT {
 
         assertEquals(1, http.requestCount(), "exactly the allowed HTTP request reached the service");
         assertEquals("/v1/hello", http.requests().get(0).path());
-        assertEquals(List.of("'echo' 'world'"), ssh.commands(), "exactly the allowed command reached the SSH server");
+        // The executor wraps the operator's line in its stop-wrapper, quoted once more, at the end of the exec line.
+        assertEquals(List.of(true), ssh.commands().stream().map(c -> c.endsWith(" postern-stop ''\\''echo'\\'' '\\''world'\\'''")).toList(),
+                "exactly the allowed command reached the SSH server" + ": " + ssh.commands());
 
         JsonNode httpOk = byId.get(3).get("result");
         assertFalse(httpOk.get("isError").asBoolean(), httpOk.toString());

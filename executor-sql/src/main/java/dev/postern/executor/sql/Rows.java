@@ -22,8 +22,10 @@ import org.postgresql.jdbc.PgResultSet;
 /**
  * Reads a result set row by row into typed values, stopping at the row cap or before the row that
  * would pass the byte cap; what the driver has not fetched is never read. A value's size is its
- * plain text in UTF-8 plus {@link #PER_VALUE} bytes for the quotes and separators a rendering adds,
- * so the count is never below what the agent receives. Masks secrets in every text and byte value.
+ * plain text in UTF-8, plus what JSON escaping adds to it (a byte for a quote, backslash, newline or
+ * tab, five for another control character: U+0001 goes out as six), plus {@link #PER_VALUE}
+ * bytes for the quotes and separators a rendering adds, so the count is never below what the agent
+ * receives in {@code rows}. Masks secrets in every text and byte value.
  */
 final class Rows {
     /** Bytes counted on top of each value's text: quotes, a comma, escaping slack. */
@@ -65,7 +67,7 @@ final class Rows {
                 SqlValue v = value(rs, c, types[c - 1], mask);
                 row.add(v);
                 String text = v.text();
-                rowBytes += (text == null ? 4 : utf8(text)) + PER_VALUE;
+                rowBytes += (text == null ? 4 : utf8(text) + escapes(text)) + PER_VALUE;
             }
             if (bytes + rowBytes > maxBytes) {
                 truncated = true;
@@ -133,6 +135,20 @@ final class Rows {
             return new SqlValue.Text(text);
         }
         return new SqlValue.Temporal(rs.getObject(c, type));
+    }
+
+    /** The bytes JSON escaping adds to {@code s} as Jackson writes it: one for {@code " \\ \b \f \n \r \t}, five for another control. */
+    static long escapes(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') {
+                n += 1;
+            } else if (c < 0x20) {
+                n += 5;
+            }
+        }
+        return n;
     }
 
     private static long utf8(String s) {

@@ -20,17 +20,17 @@ final class Attempt {
     static final Duration SIGNAL_REPLY_WAIT = Duration.ofMillis(500);
 
     /**
-     * What stopping a running command achieved, as far as the client can know. Without a PTY,
-     * closing the channel does not stop the remote command; only an accepted signal does.
+     * What the signal request achieved, as far as the client can know. The stop itself does not depend
+     * on it: ending the channel's input makes the {@link StopWrapper} on the host stop the command.
      */
     enum Stopped {
-        SIGNALLED("the server accepted the request to signal it TERM (a command that ignores TERM may still run)"),
+        SIGNALLED("the server accepted the request to signal it TERM"),
         REFUSED("the server refused the request to signal it TERM (OpenSSH refuses it for root logins and forced"
-                + " commands), so it may still be running"),
+                + " commands)"),
         UNANSWERED("the server did not answer the request to signal it TERM within " + SIGNAL_REPLY_WAIT.toMillis()
-                + " ms, so it may still be running"),
-        NOT_SENT("the request to signal it TERM could not be sent, so it may still be running"),
-        NOT_SIGNALLED("its channel never opened, so no signal was sent; if the server started it anyway it may still be running");
+                + " ms"),
+        NOT_SENT("the request to signal it TERM could not be sent"),
+        NOT_SIGNALLED("its channel never opened, so no signal was sent");
 
         private final String what;
 
@@ -38,9 +38,11 @@ final class Attempt {
             this.what = what;
         }
 
-        /** The truth for a message: what the signal request got, and that the channel and session were closed. */
+        /** The truth for a message: what the signal request got, and that the stop-wrapper was told to stop it. */
         String describe() {
-            return what + "; its channel and session were then closed, which does not stop a command that has no terminal";
+            return what + "; its input was ended and its channel and session closed, which tells the stop-wrapper on the host"
+                    + " to send TERM to the command's process group and KILL " + StopWrapper.GRACE.toSeconds()
+                    + " s later if it still runs";
         }
     }
 
@@ -171,7 +173,8 @@ final class Attempt {
     }
 
     /**
-     * Once the channel's open settles: if it opened, asks the server to signal the command TERM
+     * Once the channel's open settles: if it opened, ends the channel's input (the stop-wrapper's cue)
+     * and asks the server to signal the command TERM
      * (RFC 4254 §6.9, with want-reply) and settles {@code result} with the answer; then, at once,
      * closes the channel and the session without waiting for the server to close its side. Never
      * blocks: {@code result} settles within {@link #SIGNAL_REPLY_WAIT} whatever the server does.
@@ -185,6 +188,11 @@ final class Attempt {
             if (!settled.isOpened()) {
                 result.complete(Stopped.NOT_SIGNALLED);
                 return;
+            }
+            try {
+                c.endInput();
+            } catch (IOException | RuntimeException e) {
+                // Closing the channel and the session below ends its input too.
             }
             try {
                 c.signal("TERM").thenAccept(accepted -> result.complete(accepted ? Stopped.SIGNALLED : Stopped.REFUSED));

@@ -57,6 +57,11 @@ final class SignallingExec extends ChannelExec {
         return reply;
     }
 
+    /** Sends end-of-file on the channel's input (once; later calls do nothing), which the stop-wrapper takes as "stop". */
+    void endInput() throws IOException {
+        sendEof();
+    }
+
     @Override
     public void handleSuccess() throws IOException {
         CompletableFuture<Boolean> pending = pendingSignal();

@@ -272,7 +272,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         BoundedSink stderr = new BoundedSink(host.maxOutputBytes());
         SignallingExec channel;
         try {
-            channel = SignallingExec.on(session, permit.commandLine());
+            channel = SignallingExec.on(session, StopWrapper.wrap(permit.commandLine()));
         } catch (IOException e) {
             if (attempt.cancelled()) {
                 return Optional.of(cancelled("while opening the channel"));
@@ -316,8 +316,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel")
                     .withDetail(describe(open.getException())));
         }
-        // The remote command reads end-of-file at once, as with `ssh -n`.
-        channel.getInvertedIn().close();
+        // The channel's input stays open: its end tells the stop-wrapper to stop the command (the command itself reads /dev/null).
         Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
         if (attempt.cancelled()) {
             return Optional.of(cancelled("while the command ran", attempt));

@@ -50,6 +50,7 @@ class SessionReuseTest {
     @BeforeEach
     void start() {
         server = FakeSshServer.start();
+        server.respond(Wrapped::echo);
         credentials = new InMemoryCredentials().put("k", server.generateClientKey(dir).privateKeyText());
         permits = new Permits(server.port()).knownHosts(server.writeKnownHosts(dir.resolve("known_hosts")));
     }
@@ -69,7 +70,7 @@ class SessionReuseTest {
         SshExitOutcome second = exited(executor.execute(permits.echo("two"), new Cancellation()));
 
         assertEquals(1, server.authCount());
-        assertEquals(List.of("'echo' 'one'", "'echo' 'two'"), server.commands());
+        assertEquals(List.of("'echo' 'one'", "'echo' 'two'"), Wrapped.operatorLines(server.commands()));
         assertEquals("'echo' 'two'", text(second.stdout()));
         assertEquals(server.hostKeyFingerprint(), first.hostKeyFingerprint());
         assertEquals(server.hostKeyFingerprint(), second.hostKeyFingerprint(), "a reused session reports the key verified at its connect");
@@ -79,8 +80,8 @@ class SessionReuseTest {
     @Test
     void timedOutCallsSessionIsNotReused() {
         SshActionExecutor executor = executor(2, 8, Duration.ofMinutes(1));
-        server.respond(command -> command.startsWith("'uptime'")
-                ? Reply.exit("", "", 0).after(Duration.ofMinutes(1)) : Reply.exit(command, "", 0));
+        server.respond(command -> Wrapped.operatorLine(command).startsWith("'uptime'")
+                ? Reply.exit("", "", 0).after(Duration.ofMinutes(1)) : Reply.exit(Wrapped.operatorLine(command), "", 0));
         exited(executor.execute(permits.echo("warm"), new Cancellation()));
 
         assertFailure(FailureCode.TIMEOUT, executor.execute(permits.timeout(Duration.ofSeconds(1)).uptime(), new Cancellation()));
@@ -94,10 +95,10 @@ class SessionReuseTest {
     @Test
     void cancelledCallsSessionIsNotReused() throws Exception {
         SshActionExecutor executor = executor(2, 8, Duration.ofMinutes(1));
-        server.respond(command -> command.startsWith("'uptime'")
-                ? Reply.exit("", "", 0).after(Duration.ofMinutes(1)) : Reply.exit(command, "", 0));
+        server.respond(command -> Wrapped.operatorLine(command).startsWith("'uptime'")
+                ? Reply.exit("", "", 0).after(Duration.ofMinutes(1)) : Reply.exit(Wrapped.operatorLine(command), "", 0));
         exited(executor.execute(permits.echo("warm"), new Cancellation()));
-        assertEquals("'echo' 'warm'", server.takeCommand(Duration.ZERO));
+        assertEquals("'echo' 'warm'", Wrapped.operatorLine(server.takeCommand(Duration.ZERO)));
         Cancellation cancellation = new Cancellation();
 
         Future<Outcome> stalled = callers.submit(() -> executor.execute(permits.uptime(), cancellation));
@@ -146,8 +147,8 @@ class SessionReuseTest {
             exited(executor.execute(new Permits(server.port()).knownHosts(both).auth(password).echo("first"), new Cancellation()));
             exited(executor.execute(new Permits(second.port()).knownHosts(both).auth(password).echo("second"), new Cancellation()));
 
-            assertEquals(List.of("'echo' 'first'"), server.commands());
-            assertEquals(List.of("'echo' 'second'"), second.commands());
+            assertEquals(List.of("'echo' 'first'"), Wrapped.operatorLines(server.commands()));
+            assertEquals(List.of("'echo' 'second'"), Wrapped.operatorLines(second.commands()));
             assertEquals(1, second.authCount());
         }
     }
@@ -174,7 +175,7 @@ class SessionReuseTest {
         assertFailure(FailureCode.HOST_KEY_REJECTED, executor.execute(permits.fingerprint(otherFingerprint).echo("pinned elsewhere"),
                 new Cancellation()));
 
-        assertEquals(List.of("'echo' 'trusted'"), server.commands());
+        assertEquals(List.of("'echo' 'trusted'"), Wrapped.operatorLines(server.commands()));
         assertEquals(1, server.authCount());
     }
 
@@ -200,7 +201,7 @@ class SessionReuseTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return Reply.exit(command, "", 0);
+            return Reply.exit(Wrapped.operatorLine(command), "", 0);
         });
 
         Future<Outcome> a = callers.submit(() -> executor.execute(permits.echo("a"), new Cancellation()));
@@ -222,7 +223,7 @@ class SessionReuseTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return Reply.exit(command, "", 0);
+            return Reply.exit(Wrapped.operatorLine(command), "", 0);
         });
         Future<Outcome> holder = callers.submit(() -> executor.execute(permits.echo("holder"), new Cancellation()));
         assertNotNull(server.takeCommand(Duration.ofSeconds(10)), "the first call holds the only session");
@@ -232,7 +233,7 @@ class SessionReuseTest {
 
         assertTrue(waited.message().contains("free up"), waited.message());
         assertEquals(1, server.authCount());
-        assertEquals(List.of("'echo' 'holder'"), server.commands());
+        assertEquals(List.of("'echo' 'holder'"), Wrapped.operatorLines(server.commands()));
         release.countDown();
         exited(holder.get(20, TimeUnit.SECONDS));
     }

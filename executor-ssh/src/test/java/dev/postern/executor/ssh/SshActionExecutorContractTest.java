@@ -44,19 +44,19 @@ class SshActionExecutorContractTest extends ActionExecutorContract<AuthorizedSsh
         byte[] flood = new byte[(int) (4 * CAP)];
         Arrays.fill(flood, (byte) 'x');
         server.respond(command -> {
-            if (command.startsWith("'stall'")) {
+            if (Wrapped.operatorLine(command).startsWith("'stall'")) {
                 return Reply.exit("", "", 0).after(Duration.ofMinutes(1));
             }
-            if (command.startsWith("'flood'")) {
+            if (Wrapped.operatorLine(command).startsWith("'flood'")) {
                 return Reply.exit(flood, new byte[0], 0);
             }
-            if (command.startsWith("'leak'")) {
+            if (Wrapped.operatorLine(command).startsWith("'leak'")) {
                 return Reply.exit(secretValue(), secretValue(), 0);
             }
-            if (command.startsWith("'together'")) {
+            if (Wrapped.operatorLine(command).startsWith("'together'")) {
                 rendezvous();
             }
-            return Reply.exit(command, "", 0);
+            return Reply.exit(Wrapped.operatorLine(command), "", 0);
         });
     }
 

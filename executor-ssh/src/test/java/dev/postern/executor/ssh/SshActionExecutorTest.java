@@ -52,6 +52,7 @@ class SshActionExecutorTest {
     @BeforeEach
     void start() {
         server = FakeSshServer.start();
+        server.respond(Wrapped::echo);
         credentials = new InMemoryCredentials().put("k", server.generateClientKey(dir).privateKeyText());
         executor = new SshActionExecutor(credentials);
         permits = new Permits(server.port()).knownHosts(server.writeKnownHosts(dir.resolve("known_hosts")));
@@ -71,8 +72,8 @@ class SshActionExecutorTest {
 
         String expected = "'echo' 'a b; rm -rf / '\\''x'\\'''";
         assertEquals(expected, permit.commandLine());
-        assertEquals(List.of(expected), server.commands());
-        assertEquals(expected, server.takeCommand(Duration.ZERO));
+        assertEquals(List.of(expected), Wrapped.operatorLines(server.commands()));
+        assertEquals(expected, Wrapped.operatorLine(server.takeCommand(Duration.ZERO)));
         assertEquals(expected, text(exit.stdout()));
         assertEquals(0, exit.exitStatus().getAsInt());
         assertEquals(Optional.empty(), exit.exitSignal());
@@ -86,7 +87,7 @@ class SshActionExecutorTest {
         SshExitOutcome exit = exited(executor.execute(permit, new Cancellation()));
 
         assertEquals(server.hostKeyFingerprint(), exit.hostKeyFingerprint());
-        assertEquals(List.of("'uptime'"), server.commands());
+        assertEquals(List.of("'uptime'"), Wrapped.operatorLines(server.commands()));
     }
 
     @Test
@@ -196,7 +197,7 @@ class SshActionExecutorTest {
 
         exited(executor.execute(permit, new Cancellation()));
         assertEquals(1, server.authCount());
-        assertEquals(List.of("'uptime'"), server.commands());
+        assertEquals(List.of("'uptime'"), Wrapped.operatorLines(server.commands()));
     }
 
     @Test
@@ -305,7 +306,7 @@ class SshActionExecutorTest {
         assertEquals(List.of("TERM"), server.receivedSignals(),
                 "the server had the TERM request before the answer came: the answer waits for the signal's reply");
         assertTrue(failure.message().contains("the server accepted the request to signal it TERM"), failure.message());
-        assertTrue(failure.message().contains("does not stop a command that has no terminal"), failure.message());
+        assertTrue(failure.message().contains("tells the stop-wrapper on the host to send TERM"), failure.message());
         eventually(() -> server.openCommandCount() == 0, "the remote command's channel was closed");
     }
 
@@ -419,7 +420,7 @@ class SshActionExecutorTest {
                 assertEquals("'echo' 'call " + i + "'", text(exited(outcomes.get(i).get(30, TimeUnit.SECONDS)).stdout()));
             }
             assertEquals(8, server.commandCount());
-            assertEquals(8, server.commands().stream().distinct().count());
+            assertEquals(8, Wrapped.operatorLines(server.commands()).stream().distinct().count());
         } finally {
             callers.shutdownNow();
         }

@@ -81,6 +81,17 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
         return new KindResult.Structured(render(outcome));
     }
 
+    /**
+     * A rendering of {@code outcome} for a result that {@link #render} would make larger than
+     * {@code maxRenderedBytes} (a success's JSON counted twice, escapes included, as
+     * {@link ToolResults} caps it): what the kind can make fit, its streams in a more compact
+     * encoding or cut and flagged truncated, still valid against the output schema. A kind with
+     * nothing to shrink returns {@link #render}'s, which the cap then refuses.
+     */
+    default ObjectNode renderWithin(O outcome, long maxRenderedBytes) {
+        return render(outcome);
+    }
+
     /** What the executor would do with the permit, for {@code explain}; names credentials, never their values. */
     String explain(P permit);
 

@@ -72,6 +72,11 @@ public final class EffectKinds {
         return result(owner(outcome.getClass()), outcome);
     }
 
+    /** As {@link #render}, shrunk by its kind to fit {@code maxRenderedBytes} where it can ({@link EffectKind#renderWithin}). */
+    public ObjectNode renderWithin(Outcome outcome, long maxRenderedBytes) {
+        return renderWithin(owner(outcome.getClass()), outcome, maxRenderedBytes);
+    }
+
     /** What the permit would do, in the words of its kind. */
     public String explain(AuthorizedAction permit) {
         return explain(owner(permit.getClass()), permit);
@@ -130,6 +135,10 @@ public final class EffectKinds {
 
     private static <O extends Outcome> KindResult result(EffectKind<?, ?, O> kind, Outcome outcome) {
         return kind.result(kind.outcomeType().cast(outcome));
+    }
+
+    private static <O extends Outcome> ObjectNode renderWithin(EffectKind<?, ?, O> kind, Outcome outcome, long maxRenderedBytes) {
+        return kind.renderWithin(kind.outcomeType().cast(outcome), maxRenderedBytes);
     }
 
     private static <P extends AuthorizedAction> String explain(EffectKind<?, P, ?> kind, AuthorizedAction permit) {

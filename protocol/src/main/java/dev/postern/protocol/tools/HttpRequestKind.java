@@ -26,7 +26,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,6 +36,12 @@ import java.util.regex.Pattern;
 /** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
 public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
     public static final String TOOL = "http_request";
+    /**
+     * The largest body that always comes back whole, whatever its bytes, beside up to 100 KiB of
+     * rendered headers: as base64 it renders 8,000,000 bytes in the result's two copies, within the
+     * gateway's cap of {@link ToolResults#DEFAULT_MAX_RESULT_BYTES}.
+     */
+    public static final int WHOLE_BODY_BYTES = 3_000_000;
 
     /** A scheme a WHATWG URL parser reads an authority after with any number of slashes or backslashes, or none. */
     private static final Pattern SPECIAL_SCHEME = Pattern.compile("(?i)(https?|wss?|ftp|file):");
@@ -114,7 +119,10 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
         boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
         return new Tool(TOOL, "HTTP request",
                 "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                        + "redirects are returned, not followed. Call postern_targets to see what is allowed."
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed. "
+                        + "A body too large for the result as text comes back base64 (bodyEncoding says which); a body of up to "
+                        + WHOLE_BODY_BYTES + " bytes within the target's maxResponseBytes always comes back whole, and one "
+                        + "past what a result can carry is cut to fit with truncated: true."
                         + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
                 in, out, annotations(false, true, false, true), HttpRequestKind::bind);
     }
@@ -178,22 +186,46 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
 
     @Override
     public ObjectNode render(HttpResponseOutcome r) {
-        ObjectNode n = JSON.objectNode();
-        n.put("target", r.target());
-        n.put("status", r.status());
-        var headers = n.putArray("headers");
+        return render(r, StreamFit.natural(body(r)));
+    }
+
+    /**
+     * As {@link #render}, with the body base64 when that renders smaller and the result would not
+     * fit {@code maxRenderedBytes} otherwise, and cut to fit ({@code truncated: true}) when even that
+     * would not fit.
+     */
+    @Override
+    public ObjectNode renderWithin(HttpResponseOutcome r, long maxRenderedBytes) {
+        StreamFit.Piece natural = StreamFit.natural(body(r));
+        long fixed = ToolResults.renderedSuccess(render(r, natural)) - natural.cost();
+        return render(r, StreamFit.fit(List.of(body(r)), maxRenderedBytes - fixed).get(0));
+    }
+
+    private static StreamFit.Stream body(HttpResponseOutcome r) {
+        return new StreamFit.Stream(r.body(), textual(contentType(r)) || r.body().length == 0);
+    }
+
+    private static String contentType(HttpResponseOutcome r) {
         String contentType = "";
         for (HeaderField h : r.headers()) {
-            headers.addObject().put("name", h.name()).put("value", h.value());
             if (h.name().equalsIgnoreCase("content-type")) {
                 contentType = h.value().toLowerCase(Locale.ROOT);
             }
         }
-        byte[] body = r.body();
-        Optional<String> text = textual(contentType) || body.length == 0 ? ToolResults.utf8(body) : Optional.empty();
-        n.put("body", text.orElseGet(() -> Base64.getEncoder().encodeToString(body)));
-        n.put("bodyEncoding", text.isPresent() ? "text" : "base64");
-        n.put("truncated", r.truncated());
+        return contentType;
+    }
+
+    private static ObjectNode render(HttpResponseOutcome r, StreamFit.Piece body) {
+        ObjectNode n = JSON.objectNode();
+        n.put("target", r.target());
+        n.put("status", r.status());
+        var headers = n.putArray("headers");
+        for (HeaderField h : r.headers()) {
+            headers.addObject().put("name", h.name()).put("value", h.value());
+        }
+        n.put("body", body.value());
+        n.put("bodyEncoding", body.encoding());
+        n.put("truncated", r.truncated() || body.cut());
         return n;
     }
 

@@ -133,8 +133,14 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
         o.putObject("rowCount").put("type", "integer").put("minimum", 0);
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("database").add("statement").add("columns").add("rows").add("rowCount").add("truncated");
-        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        // The list's last "; " becomes ". " before the sentence on rows; the approval sentence brings its own leading space.
         boolean asks = databases.stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append("Rows stop at the database's maxRows, at its maxResponseBytes of values as rendered (escapes counted), ")
+                .append("or where the result is full; then truncated is true.");
         return new Tool(TOOL, "SQL statement", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
     }
@@ -241,6 +247,35 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
 
     @Override
     public ObjectNode render(SqlRowsOutcome r) {
+        return render(r, r.rows().size());
+    }
+
+    /**
+     * As {@link #render}, with only the leading rows that fit {@code maxRenderedBytes}, flagged
+     * truncated, when all of them would not: the executor caps the rendered values at
+     * {@code maxResponseBytes}, but the result carries them twice, and a large cap can pass the
+     * gateway's.
+     */
+    @Override
+    public ObjectNode renderWithin(SqlRowsOutcome r, long maxRenderedBytes) {
+        ObjectNode all = render(r);
+        long room = maxRenderedBytes - ToolResults.renderedSuccess(render(r, 0));
+        int kept = 0;
+        for (JsonNode row : all.get("rows")) {
+            // The row's JSON in structuredContent, escaped once in the text item, and a comma in each.
+            String json = row.toString();
+            long cost = RenderedSize.ofUtf8(json) + RenderedSize.ofJsonString(json) - 2 + 2;
+            if (cost > room) {
+                break;
+            }
+            room -= cost;
+            kept++;
+        }
+        return kept == r.rows().size() ? all : render(r, kept);
+    }
+
+    private ObjectNode render(SqlRowsOutcome r, int rowsKept) {
+        boolean cut = rowsKept < r.rows().size();
         ObjectNode n = JSON.objectNode();
         n.put("database", r.database());
         n.put("statement", r.statement());
@@ -249,12 +284,12 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
             columns.addObject().put("name", c.name()).put("type", c.type());
         }
         ArrayNode rows = n.putArray("rows");
-        for (List<SqlValue> row : r.rows()) {
+        for (List<SqlValue> row : r.rows().subList(0, rowsKept)) {
             ArrayNode values = rows.addArray();
             row.forEach(v -> values.add(json(v)));
         }
-        n.put("rowCount", r.rowCount());
-        n.put("truncated", r.truncated());
+        n.put("rowCount", cut ? rowsKept : r.rowCount());
+        n.put("truncated", r.truncated() || cut);
         return n;
     }
 

@@ -19,18 +19,22 @@ import dev.postern.policy.model.SshHost;
 import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.transport.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** {@code ssh_exec}: one configured command on one configured host, presented once for every surface. Stateless. */
 public final class SshExecKind implements StaticToolKind<SshCommandAction, AuthorizedSshCommand, SshExitOutcome> {
     public static final String TOOL = "ssh_exec";
+    /**
+     * The largest stdout and stderr that always come back whole, whatever their bytes: as base64 the
+     * two render 8,000,000 bytes in the result's two copies, within the gateway's cap of
+     * {@link ToolResults#DEFAULT_MAX_RESULT_BYTES}.
+     */
+    public static final int WHOLE_STREAM_BYTES = 1_500_000;
 
     @Override
     public String toolName() {
@@ -113,8 +117,15 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
-        // The list ends in "; ": trimmed before the approval sentence, which brings its own leading space.
+        // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
         boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append("Each stream comes back as text, or base64 (stdoutEncoding, stderrEncoding) when it is not UTF-8 or is too large ")
+                .append("for the result as text; up to ").append(WHOLE_STREAM_BYTES).append(" bytes each within the host's ")
+                .append("maxOutputBytes always comes back whole, more may be cut to fit (stdoutTruncated, stderrTruncated).");
         return new Tool(TOOL, "SSH command", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
                 annotations(false, true, false, true), SshExecKind::bind);
     }
@@ -179,6 +190,31 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
 
     @Override
     public ObjectNode render(SshExitOutcome s) {
+        return render(s, List.of(StreamFit.natural(stdout(s)), StreamFit.natural(stderr(s))));
+    }
+
+    /**
+     * As {@link #render}, with a stream base64 when that renders smaller and the result would not fit
+     * {@code maxRenderedBytes} otherwise, and the streams cut to fit (each flagged truncated) when
+     * even that would not fit.
+     */
+    @Override
+    public ObjectNode renderWithin(SshExitOutcome s, long maxRenderedBytes) {
+        List<StreamFit.Stream> streams = List.of(stdout(s), stderr(s));
+        List<StreamFit.Piece> natural = List.of(StreamFit.natural(streams.get(0)), StreamFit.natural(streams.get(1)));
+        long fixed = ToolResults.renderedSuccess(render(s, natural)) - natural.get(0).cost() - natural.get(1).cost();
+        return render(s, StreamFit.fit(streams, maxRenderedBytes - fixed));
+    }
+
+    private static StreamFit.Stream stdout(SshExitOutcome s) {
+        return new StreamFit.Stream(s.stdout(), true);
+    }
+
+    private static StreamFit.Stream stderr(SshExitOutcome s) {
+        return new StreamFit.Stream(s.stderr(), true);
+    }
+
+    private static ObjectNode render(SshExitOutcome s, List<StreamFit.Piece> streams) {
         ObjectNode n = JSON.objectNode();
         n.put("host", s.host());
         if (s.exitStatus().isPresent()) {
@@ -191,17 +227,16 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         } else {
             n.putNull("exitSignal");
         }
-        stream(n, "stdout", s.stdout(), s.stdoutTruncated());
-        stream(n, "stderr", s.stderr(), s.stderrTruncated());
+        stream(n, "stdout", streams.get(0), s.stdoutTruncated());
+        stream(n, "stderr", streams.get(1), s.stderrTruncated());
         n.put("hostKeyFingerprint", s.hostKeyFingerprint());
         return n;
     }
 
-    private static void stream(ObjectNode n, String name, byte[] bytes, boolean truncated) {
-        Optional<String> text = ToolResults.utf8(bytes);
-        n.put(name, text.orElseGet(() -> Base64.getEncoder().encodeToString(bytes)));
-        n.put(name + "Encoding", text.isPresent() ? "text" : "base64");
-        n.put(name + "Truncated", truncated);
+    private static void stream(ObjectNode n, String name, StreamFit.Piece piece, boolean truncated) {
+        n.put(name, piece.value());
+        n.put(name + "Encoding", piece.encoding());
+        n.put(name + "Truncated", truncated || piece.cut());
     }
 
     @Override

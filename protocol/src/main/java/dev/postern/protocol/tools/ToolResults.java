@@ -23,8 +23,12 @@ import java.util.Optional;
  *
  * <p>The structured JSON is serialized once: that one string is the text item and is written raw
  * as {@code structuredContent}. A result is capped as rendered, escapes counted (a NUL byte becomes
- * six bytes, then seven in the text copy): past {@code maxResultBytes} it becomes the failure
- * {@code RESPONSE_TOO_LARGE}, with nothing of the result in it. Stateless.
+ * six bytes, then seven in the text copy). A result that would pass {@code maxResultBytes} is
+ * rendered again by its kind to fit ({@link EffectKind#renderWithin}: streams that base64 shrinks go
+ * out base64, then streams or rows are cut and flagged truncated), so what an executor got within its
+ * cap reaches the agent; a result that fits is rendered exactly as before. Only what no kind can make
+ * fit (a failure's message, huge headers) becomes the failure {@code RESPONSE_TOO_LARGE}, with
+ * nothing of the result in it. Stateless.
  */
 public final class ToolResults {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -40,7 +44,8 @@ public final class ToolResults {
 
     /**
      * The result for {@code outcome}, a success rendered by its kind or a failure with any partial its
-     * kind renders, or RESPONSE_TOO_LARGE if it would render past {@code maxResultBytes}.
+     * kind renders, shrunk by its kind to fit {@code maxResultBytes}, or RESPONSE_TOO_LARGE if even
+     * that would render past it.
      */
     public static ObjectNode outcome(EffectKinds kinds, Outcome outcome, long maxResultBytes) {
         if (!(outcome instanceof ExecutionFailure f)) {
@@ -48,15 +53,49 @@ public final class ToolResults {
             if (result instanceof KindResult.Whole whole) {
                 return whole(whole.callToolResult(), maxResultBytes);
             }
-            return success(((KindResult.Structured) result).content(), maxResultBytes);
+            String text = kinds.render(outcome).toString();
+            long rendered = renderedSuccess(text);
+            if (rendered > maxResultBytes) {
+                text = kinds.renderWithin(outcome, maxResultBytes).toString();
+                rendered = renderedSuccess(text);
+            }
+            return success(text, rendered, maxResultBytes);
         }
         ObjectNode e = errorObject(f.code().name(), f.message());
-        f.partial().ifPresent(p -> e.set("partial", kinds.render(p)));
+        if (f.partial().isPresent()) {
+            Outcome p = f.partial().get();
+            e.set("partial", kinds.render(p));
+            if (RenderedSize.ofJsonString(errorText(e)) > maxResultBytes) {
+                // The partial appears once, escaped once: a success's measure of it is never smaller.
+                long room = maxResultBytes - RenderedSize.ofJsonString(errorText(errorObject(f.code().name(), f.message())))
+                        - PARTIAL_FIELD_BYTES;
+                e.set("partial", kinds.renderWithin(p, room));
+            }
+        }
         return wrapError(e, maxResultBytes);
     }
 
+    /** {@code ,"partial":} inside the text item's string, with room to spare. */
+    private static final int PARTIAL_FIELD_BYTES = 32;
+
+    /** What a success holding {@code structured} counts against the cap: its JSON, and again escaped in the text item. */
+    static long renderedSuccess(ObjectNode structured) {
+        return renderedSuccess(structured.toString());
+    }
+
+    private static long renderedSuccess(String text) {
+        return RenderedSize.ofUtf8(text) + RenderedSize.ofJsonString(text);
+    }
+
+    private static String errorText(ObjectNode error) {
+        ObjectNode body = JSON.objectNode();
+        body.set("error", error);
+        return body.toString();
+    }
+
     public static ObjectNode answer(ObjectNode structured) {
-        return success(structured, DEFAULT_MAX_RESULT_BYTES);
+        String text = structured.toString();
+        return success(text, renderedSuccess(text), DEFAULT_MAX_RESULT_BYTES);
     }
 
     public static ObjectNode denied(Decision.Deny deny) {
@@ -96,9 +135,7 @@ public final class ToolResults {
         return result;
     }
 
-    private static ObjectNode success(ObjectNode structured, long maxResultBytes) {
-        String text = structured.toString();
-        long rendered = RenderedSize.ofUtf8(text) + RenderedSize.ofJsonString(text);
+    private static ObjectNode success(String text, long rendered, long maxResultBytes) {
         if (rendered > maxResultBytes) {
             return tooLarge(rendered, maxResultBytes);
         }

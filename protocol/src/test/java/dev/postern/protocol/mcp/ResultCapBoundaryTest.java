@@ -18,9 +18,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rendered-result cap is inclusive: a result of exactly the cap is returned, one byte more is
- * RESPONSE_TOO_LARGE; success counts its text twice (the text item and structuredContent), an
- * error once. The cap itself is at least 1024 bytes.
+ * The rendered-result cap is inclusive: a result of exactly the cap is returned as rendered; one byte
+ * less room and its kind cuts it to fit, flagged truncated, and only what cannot be cut (an error's
+ * message) becomes RESPONSE_TOO_LARGE; success counts its text twice (the text item and
+ * structuredContent), an error once. The cap itself is at least 1024 bytes.
  */
 class ResultCapBoundaryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,7 +43,7 @@ class ResultCapBoundaryTest {
     }
 
     @Test
-    void aSuccessOfExactlyTheCapIsReturnedAndOneByteMoreIsTooLarge() throws Exception {
+    void aSuccessOfExactlyTheCapIsReturnedWholeAndOneByteMoreIsCutToFitAndFlaggedTruncated() throws Exception {
         Outcome outcome = new HttpResponseOutcome("api", 200, List.of(), "é\n".repeat(400).getBytes(StandardCharsets.UTF_8), false);
         String text = render(1 << 20, outcome).get("content").get(0).get("text").textValue();
         long rendered = text.getBytes(StandardCharsets.UTF_8).length + jsonStringBytes(text);
@@ -50,8 +51,13 @@ class ResultCapBoundaryTest {
         JsonNode atCap = render(rendered, outcome);
         assertEquals(false, atCap.get("isError").asBoolean(), atCap.toString());
         assertEquals(text, atCap.get("content").get(0).get("text").textValue());
+        assertEquals(false, atCap.get("structuredContent").get("truncated").asBoolean());
         JsonNode overCap = render(rendered - 1, outcome);
-        assertTrue(tooLarge(overCap), overCap.toString());
+        assertEquals(false, overCap.get("isError").asBoolean(), overCap.toString());
+        String cut = overCap.get("content").get(0).get("text").textValue();
+        assertTrue(cut.getBytes(StandardCharsets.UTF_8).length + jsonStringBytes(cut) <= rendered - 1, cut);
+        assertEquals(true, overCap.get("structuredContent").get("truncated").asBoolean());
+        assertTrue(text.contains(overCap.get("structuredContent").get("body").textValue()), "a prefix of the body's base64");
     }
 
     @Test

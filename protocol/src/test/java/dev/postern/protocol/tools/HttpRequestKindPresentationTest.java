@@ -226,6 +226,9 @@ class HttpRequestKindPresentationTest {
         assertTrue(asking.startsWith(quiet), asking);
         assertTrue(asking.endsWith(ToolCatalog.WAITS_FOR_A_HUMAN), asking);
         assertEquals("Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                + "redirects are returned, not followed. Call postern_targets to see what is allowed.", quiet);
+                + "redirects are returned, not followed. Call postern_targets to see what is allowed. "
+                + "A body too large for the result as text comes back base64 (bodyEncoding says which); a body of up to "
+                + "3000000 bytes within the target's maxResponseBytes always comes back whole, and one "
+                + "past what a result can carry is cut to fit with truncated: true.", quiet);
     }
 }

@@ -227,15 +227,19 @@ class SqlQueryKindPresentationTest {
         assertEquals("\"-9007199254740993\"", SqlQueryKind.json(new SqlValue.Whole(-(1L << 53) - 1)).toString());
     }
 
+    /** The sentence after the list of statements: where rows stop. */
+    private static final String ROWS = " Rows stop at the database's maxRows, at its maxResponseBytes of values as rendered (escapes counted), or where the result is full; then truncated is true.";
+
     @Test
     void theToolListsEachStatementSayingWhichWriteAndWhichArgumentsEachTakes() {
         String quiet = KIND.tool(Policy.of(LOCAL, CRM)).describe().get("description").textValue();
         assertEquals("Run one statement the operator configured, on one configured database, with typed values for its"
-                + " :placeholders (bound as parameters; no SQL is accepted). Statements: local/bump (writes); local/range args [hi, lo];", quiet);
+                + " :placeholders (bound as parameters; no SQL is accepted). Statements: local/bump (writes); local/range args [hi, lo]."
+                + ROWS, quiet);
         assertEquals("Run one statement the operator configured, on one configured database, with typed values for its"
                 + " :placeholders (bound as parameters; no SQL is accepted). Statements: shop/by-id args [id]; shop/touch (writes);"
-                + " shop/find args [amount, flag, kind, min, n, note]; local/bump (writes); local/range args [hi, lo];"
-                + ToolCatalog.WAITS_FOR_A_HUMAN, KIND.tool(POLICY).describe().get("description").textValue(),
+                + " shop/find args [amount, flag, kind, min, n, note]; local/bump (writes); local/range args [hi, lo]."
+                + ROWS + ToolCatalog.WAITS_FOR_A_HUMAN, KIND.tool(POLICY).describe().get("description").textValue(),
                 "touch asks for a human: said once, after one space");
     }
 }

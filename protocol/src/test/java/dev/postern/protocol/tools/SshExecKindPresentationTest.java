@@ -189,6 +189,9 @@ class SshExecKindPresentationTest {
                 + "\"hostKeyFingerprint\":\"" + FINGERPRINT + "\"}", out.toString());
     }
 
+    /** The sentence after the list of commands: how output comes back. */
+    private static final String OUTPUT = " Each stream comes back as text, or base64 (stdoutEncoding, stderrEncoding) when it is not UTF-8 or is too large for the result as text; up to 1500000 bytes each within the host's maxOutputBytes always comes back whole, more may be cut to fit (stdoutTruncated, stderrTruncated).";
+
     @Test
     void theToolListsHostsAndCommandsAndEachCommandsArgumentNames() {
         Tool tool = KIND.tool(POLICY);
@@ -196,9 +199,9 @@ class SshExecKindPresentationTest {
         assertEquals("[\"grep\",\"logs\",\"reboot\",\"uptime\"]", tool.inputSchema().at("/properties/command/enum").toString(),
                 "every command once, sorted");
         assertEquals("Run one configured command on one configured host. Commands: web/logs args [lines, unit]; "
-                + "web/reboot; web/grep args [word]; v6/uptime;" + ToolCatalog.WAITS_FOR_A_HUMAN,
+                + "web/reboot; web/grep args [word]; v6/uptime." + OUTPUT + ToolCatalog.WAITS_FOR_A_HUMAN,
                 tool.describe().get("description").textValue(), "reboot asks for a human: said once, after one space");
-        assertEquals("Run one configured command on one configured host. Commands: v6/uptime;",
+        assertEquals("Run one configured command on one configured host. Commands: v6/uptime." + OUTPUT,
                 KIND.tool(Policy.of(List.of(), List.of(V6))).describe().get("description").textValue(), "no command asks: no word of a human");
     }
 }

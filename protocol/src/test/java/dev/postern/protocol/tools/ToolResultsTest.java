@@ -57,10 +57,26 @@ class ToolResultsTest {
     }
 
     @Test
-    void aBodyOfNulBytesIsCappedAsRenderedNotAsReadAndBecomesResponseTooLarge() throws Exception {
+    void aBodyOfNulBytesOverTheCapAsTextComesBackWholeAsBase64() throws Exception {
         byte[] nul = new byte[1 << 20];
         dev.postern.policy.outcome.HttpResponseOutcome r = new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
                 java.util.List.of(new dev.postern.policy.action.HeaderField("Content-Type", "text/plain")), nul, false);
+
+        ObjectNode result = ToolResults.outcome(TestKinds.ALL, r, 4L << 20);
+
+        assertFalse(result.get("isError").asBoolean(), "13 MiB as text, 2.7 MiB as base64");
+        JsonNode structured = JSON.readTree(result.get("structuredContent").toString());
+        assertEquals("base64", structured.get("bodyEncoding").textValue());
+        assertEquals(java.util.Arrays.toString(nul), java.util.Arrays.toString(Base64.getDecoder().decode(structured.get("body").textValue())));
+        assertFalse(structured.get("truncated").asBoolean());
+        String text = result.get("content").get(0).get("text").textValue();
+        assertTrue(RenderedSize.ofUtf8(text) + RenderedSize.ofJsonString(text) <= 4L << 20);
+    }
+
+    @Test
+    void aResultNoKindCanShrinkIsCappedAsRenderedAndBecomesResponseTooLarge() throws Exception {
+        dev.postern.policy.outcome.HttpResponseOutcome r = new dev.postern.policy.outcome.HttpResponseOutcome("api", 200,
+                java.util.List.of(new dev.postern.policy.action.HeaderField("X-Quotes", "\"".repeat(1 << 20))), new byte[0], false);
 
         ObjectNode capped = ToolResults.outcome(TestKinds.ALL, r, 4L << 20);
 
