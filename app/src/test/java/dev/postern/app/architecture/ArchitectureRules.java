@@ -73,6 +73,11 @@ public final class ArchitectureRules {
     static final String ACTION_EXECUTOR = "dev.postern.policy.port.ActionExecutor";
     /** The one class that claims the process's stdout at start-up (DESIGN §3). */
     public static final String STDOUT_GUARD = "dev.postern.transport.StdoutGuard";
+    /**
+     * The one test fixture that writes its own process's stdout: a stand-in upstream MCP server, run as a
+     * child process, whose stdout is its protocol stream (raw bytes: duplicate keys, invalid UTF-8).
+     */
+    public static final String HOSTILE_UPSTREAM = "dev.postern.fixtures.upstream.HostileUpstream";
     /** The one class that hands a fresh permit to an executor (DESIGN §2). */
     public static final String DISPATCHER = "dev.postern.app.Dispatcher";
 
@@ -156,7 +161,7 @@ public final class ArchitectureRules {
             .allowEmptyShould(false);
 
     public static final ArchRule ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM =
-            onlyTheGuardTouchesTheProtocolStream(STDOUT_GUARD);
+            onlyTheGuardTouchesTheProtocolStream(STDOUT_GUARD, HOSTILE_UPSTREAM);
 
     public static final ArchRule ONLY_THE_DISPATCHER_CALLS_AN_EXECUTOR =
             onlyTheDispatcherCallsAnExecutor(DISPATCHER);
@@ -299,18 +304,29 @@ public final class ArchitectureRules {
 
     /**
      * No class but {@code guard} (and the classes nested in it) reads {@code System.out} or {@code FileDescriptor.out} or calls
-     * {@code System.setOut}; {@code System.err} stays free for diagnostics. The guard is a parameter only so
-     * the self-test can prove the exemption is exact.
+     * {@code System.setOut}; {@code System.err} stays free for diagnostics. One exemption, narrower: {@code upstreamFixture}
+     * alone (not its nested classes) may read {@code FileDescriptor.out}, never {@code System.out} nor {@code System.setOut}.
+     * It is test-fixtures' hostile upstream MCP server, a main class run only as a child process of a test, whose own
+     * stdout is the protocol stream it must write byte by byte; it never runs inside a gateway (MAIN_CODE_DEPENDS_ON_NO_TEST_CODE).
+     * Both are parameters only so the self-test can prove each exemption is exact.
      */
-    static ArchRule onlyTheGuardTouchesTheProtocolStream(String guard) {
+    static ArchRule onlyTheGuardTouchesTheProtocolStream(String guard, String upstreamFixture) {
         return noClasses()
                 .that(areNeither(guard))
                 .should(accessField(System.class, "out")
-                        .or(accessField(FileDescriptor.class, "out"))
+                        .or(accessTargetWhere(theDescriptorOutReadOutside(upstreamFixture)))
                         .or(callMethod(System.class, "setOut", PrintStream.class)))
                 .because("stdout carries only complete protocol messages; " + guard + " claims it at start-up"
-                        + " and hands the transport a private stream")
+                        + " and hands the transport a private stream (" + upstreamFixture + ", a test upstream run as"
+                        + " a child process, writes its own)")
                 .allowEmptyShould(false);
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> theDescriptorOutReadOutside(String exempt) {
+        return DescribedPredicate.describe("a read of " + FileDescriptor.class.getName() + ".out outside " + exempt,
+                access -> access.getTargetOwner().isEquivalentTo(FileDescriptor.class)
+                        && access.getTarget().getName().equals("out")
+                        && !access.getOriginOwner().getName().equals(exempt));
     }
 
     /**

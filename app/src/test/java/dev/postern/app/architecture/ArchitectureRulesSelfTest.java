@@ -47,6 +47,7 @@ import dev.postern.executor.ssh.archfixtures.SshExecutorReadingConfig;
 import dev.postern.executor.ssh.archfixtures.SshExecutorUsingTransport;
 import dev.postern.executor.ssh.archfixtures.SshExecutorValidatingSchema;
 import dev.postern.fixtures.archfixtures.FixtureAssertions;
+import dev.postern.fixtures.archfixtures.FixtureOpeningStdout;
 import dev.postern.fixtures.archfixtures.FixtureContractCallingExecute;
 import dev.postern.fixtures.archfixtures.FixtureServerAcceptingAnyLogin;
 import dev.postern.fixtures.archfixtures.FixtureUsingRealExecutor;
@@ -282,13 +283,36 @@ class ArchitectureRulesSelfTest {
 
     @Test
     void theStdoutGuardAloneIsExempt() {
-        ArchRule guardedByTheStrayWriter =
-                ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(StrayStdoutWriter.class.getName());
+        ArchRule guardedByTheStrayWriter = ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(
+                StrayStdoutWriter.class.getName(), ArchitectureRules.HOSTILE_UPSTREAM);
 
         assertFalse(guardedByTheStrayWriter.evaluate(classes(StrayStdoutWriter.class, StderrWriter.class))
                 .hasViolation());
         assertTrue(ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM.getDescription()
                 .contains(ArchitectureRules.STDOUT_GUARD));
+    }
+
+    @Test
+    void theUpstreamFixtureMayOpenTheDescriptorButNeitherReadSystemOutNorRedirectIt() {
+        ArchRule strayWriterAsTheFixture = ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(
+                ArchitectureRules.STDOUT_GUARD, StrayStdoutWriter.class.getName());
+        List<String> details = strayWriterAsTheFixture.evaluate(classes(StrayStdoutWriter.class))
+                .getFailureReport().getDetails();
+
+        assertEquals(2, details.size(), () -> String.join("\n", details));
+        assertTrue(details.stream().anyMatch(detail -> detail.contains("printsDirectly")), details::toString);
+        assertTrue(details.stream().anyMatch(detail -> detail.contains("redirects")), details::toString);
+        assertTrue(ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM.getDescription()
+                .contains(ArchitectureRules.HOSTILE_UPSTREAM));
+    }
+
+    @Test
+    void anyOtherTestFixtureThatOpensTheDescriptorBreaksTheStdoutRule() {
+        List<String> details = ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM
+                .evaluate(classes(FixtureOpeningStdout.class)).getFailureReport().getDetails();
+
+        assertEquals(1, details.size(), () -> String.join("\n", details));
+        assertTrue(details.get(0).contains("claimsTheDescriptor"), details::toString);
     }
 
     @Test

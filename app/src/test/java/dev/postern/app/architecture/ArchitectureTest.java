@@ -64,6 +64,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theHostileUpstreamExemptedByNameExists() {
+        assertTrue(production.contain(ArchitectureRules.HOSTILE_UPSTREAM), ArchitectureRules.HOSTILE_UPSTREAM + " is missing");
+    }
+
+    @Test
     void theDispatcherExemptedByNameExists() {
         assertTrue(production.contain(ArchitectureRules.DISPATCHER), ArchitectureRules.DISPATCHER + " is missing");
     }
