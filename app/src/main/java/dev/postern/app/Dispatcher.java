@@ -1,5 +1,10 @@
 package dev.postern.app;
 
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.port.ToolSource;
+import java.util.function.BiConsumer;
+
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
@@ -63,6 +68,22 @@ public final class Dispatcher implements AutoCloseable {
     private static <P extends AuthorizedAction> Outcome invoke(ActionExecutor<P> executor, AuthorizedAction permit,
             Cancellation cancellation) {
         return executor.execute(executor.permitType().cast(permit), cancellation);
+    }
+
+    /**
+     * Builds the executor of a permit type now and starts it as the source of its kind's run-time tools
+     * (see {@code Registration.discovering}); IllegalStateException when that executor is no tool source.
+     */
+    void startSource(Class<? extends AuthorizedAction> permitType, BiConsumer<Allowance, LiveTools.Listing> listener) {
+        OnFirstUse<?> slot = byPermitType.get(permitType);
+        if (slot == null) {
+            throw new IllegalStateException("no executor handles " + permitType.getSimpleName());
+        }
+        ActionExecutor<?> executor = slot.get();
+        if (!(executor instanceof ToolSource source)) {
+            throw new IllegalStateException("the executor for " + permitType.getSimpleName() + " lists no tools (it is no ToolSource)");
+        }
+        source.start(listener);
     }
 
     /** Closes the executors that were built; none is built afterwards. */

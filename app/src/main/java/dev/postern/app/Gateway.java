@@ -5,6 +5,7 @@ import dev.postern.app.check.HttpTargetCheck;
 import dev.postern.app.check.KindCheck;
 import dev.postern.app.check.SqlDatabaseCheck;
 import dev.postern.app.check.SshHostCheck;
+import dev.postern.app.check.UpstreamServerCheck;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
@@ -15,13 +16,19 @@ import dev.postern.app.journal.FileAuditJournal;
 import dev.postern.app.journal.JournalSettings;
 import dev.postern.app.journal.SessionFacts;
 import dev.postern.executor.http.HttpActionExecutor;
+import dev.postern.executor.mcp.McpActionExecutor;
 import dev.postern.executor.sql.SqlActionExecutor;
 import dev.postern.executor.ssh.SshActionExecutor;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.port.ToolSource;
+import dev.postern.policy.port.UpstreamReports;
+import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
@@ -38,6 +45,8 @@ import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
 import dev.postern.protocol.tools.SqlQueryKind;
 import dev.postern.protocol.tools.SshExecKind;
+import dev.postern.protocol.tools.UpstreamToolKind;
+import dev.postern.protocol.json.StrictJsonCodec;
 import dev.postern.protocol.tools.ToolCatalog;
 import dev.postern.protocol.tools.ToolResults;
 import dev.postern.transport.FrameReader;
@@ -68,11 +77,16 @@ public final class Gateway {
      */
     @RegistrationPoint("one line: the kind, its executor factory and its deep checks")
     static final List<Registration<?>> KINDS = List.of(
-            Registration.of(new HttpRequestKind(), (config, credentials) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
+            Registration.of(new HttpRequestKind(), (config, credentials, around) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
             // As many SSH sessions per host as calls can run at once; more could never be used.
-            Registration.of(new SshExecKind(), (config, credentials) -> new SshActionExecutor(credentials, config.maxInFlight()),
+            Registration.of(new SshExecKind(), (config, credentials, around) -> new SshActionExecutor(credentials, config.maxInFlight()),
                     new SshHostCheck()),
-            Registration.of(new SqlQueryKind(), (config, credentials) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()));
+            Registration.of(new SqlQueryKind(), (config, credentials, around) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()),
+            // One child process per upstream server, spoken to with the gateway's own strict JSON; it also lists their tools.
+            Registration.discovering(new UpstreamToolKind(), (config, credentials, around) -> new McpActionExecutor(
+                    config.policy().allowances(UpstreamServer.class), credentials, new StrictJsonCodec(config.maxFrameBytes()),
+                    around.reports(), around.diagnostics(), Version.current()),
+                    new UpstreamServerCheck(config -> Gateway.listNow(config, System.err))));
 
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
@@ -197,10 +211,22 @@ public final class Gateway {
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
-        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes);
+        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
+                new Registration.Surroundings(journal, diagnostics));
                 RateLimits rateLimits = RateLimits.shared(config.policy(), config.journalDirectory(), diagnostics)) {
+            // Kinds whose tools only their servers know: their executors list them once the session serves.
+            List<Registration<?>> discovering = KINDS.stream().filter(Registration::toolSource)
+                    .filter(r -> !config.policy().allowances(r.kind().allowanceType()).isEmpty()).toList();
+            List<Allowance> awaited = discovering.stream()
+                    .<Allowance>flatMap(r -> config.policy().allowances(r.kind().allowanceType()).stream()).toList();
+            LiveCatalog live = new LiveCatalog(catalog, awaited, startWait(config),
+                    listener -> discovering.forEach(r -> dispatcher.startSource(r.kind().permitType(), listener)));
+            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes);
+            if (!awaited.isEmpty()) {
+                mcp.announceListChanges();
+            }
             StdioSession session = new StdioSession(
-                    new McpServer(catalog, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes),
+                    mcp,
                     ToolCallService.executing(policyEngine(config), rateLimits, journal, dispatcher, diagnostics,
                             approvals),
                     journal,
@@ -208,9 +234,20 @@ public final class Gateway {
                     new FrameWriter(protocolOut),
                     config.maxInFlight(),
                     diagnostics);
+            live.onChange(() -> mcp.listChangedNotification().ifPresent(session::notifyClient));
             process.accept(session);
             return session.run();
         }
+    }
+
+    /**
+     * How long the first frame after {@code initialize} may wait for run-time listings: the longest
+     * {@code startTimeoutMs} of the upstream servers, and a second more, since each server's executor
+     * reports it unavailable by then on its own.
+     */
+    static java.time.Duration startWait(GatewayConfig config) {
+        return config.policy().allowances(UpstreamServer.class).stream().map(UpstreamServer::startTimeout)
+                .max(java.time.Duration::compareTo).orElse(java.time.Duration.ZERO).plusSeconds(1);
     }
 
     /** The use case for {@code explain}: the policy decision and nothing after it. */
@@ -218,9 +255,41 @@ public final class Gateway {
         return ToolCallService.explaining(policyEngine(config));
     }
 
-    /** The tools the config offers, for {@code explain}. */
+    /** The tools the config offers, without run-time listings (every upstream tool withheld). */
     public static ToolCatalog catalog(GatewayConfig config) {
         return new ToolCatalog(kinds(), config.policy());
+    }
+
+    /**
+     * The tools the config offers with what its run-time sources list now: each kind's executor that
+     * lists tools is built, started, waited for (at most the servers' start timeouts) and closed; no tool
+     * runs. For {@code explain}, {@code check-config --connect} and {@code upstream pin}.
+     */
+    public static LiveTools listNow(GatewayConfig config, PrintStream diagnostics) {
+        LiveTools live = LiveTools.none();
+        CredentialStore credentials = credentials(config);
+        for (Registration<?> r : KINDS) {
+            List<? extends Allowance> allowances = config.policy().allowances(r.kind().allowanceType());
+            if (!r.toolSource() || allowances.isEmpty()) {
+                continue;
+            }
+            // What an upstream sends that is not passed on is only said on stderr here: nothing is served.
+            UpstreamReports toStderr = (server, reason, sha256, bytes) -> diagnostics.println("postern: upstream " + server
+                    + ": dropped a line (" + reason + ", " + bytes + " bytes, sha256 " + sha256 + ")");
+            try (ActionExecutor<?> executor = r.executor().build(config, credentials, new Registration.Surroundings(toStderr, diagnostics))) {
+                if (!(executor instanceof ToolSource source)) {
+                    throw new IllegalStateException(r.kind().toolName() + "'s executor lists no tools");
+                }
+                LiveTools heard = UpstreamListings.collect(source, allowances, startWait(config));
+                for (Allowance a : allowances) {
+                    live = live.with(a, heard.of(a));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return live;
     }
 
     static PolicyEngine policyEngine(GatewayConfig config) {
@@ -305,7 +374,8 @@ public final class Gateway {
      * One slot per registered kind; each executor is built on its kind's first permit. A substitute must
      * take the permits of exactly one registered kind, one substitute per kind.
      */
-    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes) {
+    static Dispatcher dispatcher(GatewayConfig config, CredentialStore credentials, List<ActionExecutor<?>> substitutes,
+            Registration.Surroundings around) {
         for (ActionExecutor<?> substitute : substitutes) {
             long takers = KINDS.stream().filter(r -> r.kind().permitType().equals(substitute.permitType())).count();
             long twins = substitutes.stream().filter(s -> s.permitType().equals(substitute.permitType())).count();
@@ -319,7 +389,7 @@ public final class Gateway {
             for (ActionExecutor<?> substitute : substitutes) {
                 r = r.withExecutor(substitute);
             }
-            return r.slot(config, credentials);
+            return r.slot(config, credentials, around);
         }).toList());
     }
 }

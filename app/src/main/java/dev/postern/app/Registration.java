@@ -1,5 +1,9 @@
 package dev.postern.app;
 
+import dev.postern.policy.port.ToolSource;
+import dev.postern.policy.port.UpstreamReports;
+import dev.postern.protocol.tools.StaticToolKind;
+
 import dev.postern.app.check.KindCheck;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.AuthorizedAction;
@@ -14,32 +18,61 @@ import java.util.Objects;
  * {@code check-config --deep} (its own {@link KindCheck}, or {@link KindCheck#none} said out loud).
  * Immutable.
  */
-public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor, KindCheck checks) {
+public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor, KindCheck checks,
+        boolean toolSource) {
 
     /** Builds one kind's executor. */
     @FunctionalInterface
     public interface ExecutorFactory<P extends AuthorizedAction> {
-        ActionExecutor<P> build(GatewayConfig config, CredentialStore credentials);
+        ActionExecutor<P> build(GatewayConfig config, CredentialStore credentials, Surroundings around);
+    }
+
+    /**
+     * What an executor may report to besides its outcomes: the journal's {@code upstream} rows (what an
+     * upstream sent that was not passed on) and the diagnostics stream (stderr; never stdout).
+     */
+    public record Surroundings(UpstreamReports reports, java.io.PrintStream diagnostics) {
+        public Surroundings {
+            Objects.requireNonNull(reports, "reports");
+            Objects.requireNonNull(diagnostics, "diagnostics");
+        }
     }
 
     public Registration {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(checks, "checks");
+        if (toolSource == kind instanceof StaticToolKind) {
+            throw new IllegalArgumentException(toolSource
+                    ? "kind " + kind.toolName() + " has one tool fixed by the config: register it with Registration.of"
+                    : "kind " + kind.toolName() + " has tools known only at run time: register it with Registration.discovering,"
+                            + " so that its executor lists them");
+        }
         if (!checks.allowanceType().equals(kind.allowanceType())) {
             throw new IllegalArgumentException("the deep checks registered for " + kind.toolName() + " check "
                     + checks.allowanceType().getSimpleName() + ", not its " + kind.allowanceType().getSimpleName());
         }
     }
 
+    /** A kind whose one tool the config fixes ({@link StaticToolKind}). */
     public static <P extends AuthorizedAction> Registration<P> of(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor,
             KindCheck checks) {
-        return new Registration<>(kind, executor, checks);
+        return new Registration<>(kind, executor, checks, false);
+    }
+
+    /**
+     * A kind whose tools are known only at run time: its executor is also their {@link ToolSource}
+     * (discovery and calls share one connection), built when the session starts serving rather than on
+     * the first permit. A factory whose executor is no tool source fails the session's start.
+     */
+    public static <P extends AuthorizedAction> Registration<P> discovering(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor,
+            KindCheck checks) {
+        return new Registration<>(kind, executor, checks, true);
     }
 
     /** The dispatcher's slot for this kind: the executor built on the first permit. */
-    Dispatcher.OnFirstUse<P> slot(GatewayConfig config, CredentialStore credentials) {
-        return Dispatcher.OnFirstUse.of(kind.permitType(), () -> executor.build(config, credentials));
+    Dispatcher.OnFirstUse<P> slot(GatewayConfig config, CredentialStore credentials, Surroundings around) {
+        return Dispatcher.OnFirstUse.of(kind.permitType(), () -> executor.build(config, credentials, around));
     }
 
     /**
@@ -52,6 +85,6 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
         }
         @SuppressWarnings("unchecked") // the permit types were just compared
         ActionExecutor<P> typed = (ActionExecutor<P>) substitute;
-        return new Registration<>(kind, (config, credentials) -> typed, checks);
+        return new Registration<>(kind, (config, credentials, around) -> typed, checks, toolSource);
     }
 }

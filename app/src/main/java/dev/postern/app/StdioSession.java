@@ -226,7 +226,7 @@ public final class StdioSession {
             release();
             admitted.acquire();
         }
-        Running running = new Running();
+        Running running = new Running(progressOf(e));
         inFlight.put(e.id(), running);
         try {
             workers.execute(() -> perform(e, running, answer));
@@ -406,8 +406,26 @@ public final class StdioSession {
      * input past the grace period, an interrupt) is still answered, with what it came to.
      */
     private static final class Running {
-        final Cancellation cancellation = new Cancellation();
+        final Cancellation cancellation;
         volatile boolean byClient;
+
+        Running(dev.postern.policy.port.ProgressSink progress) {
+            this.cancellation = new Cancellation(progress);
+        }
+    }
+
+    /** Where a call's progress goes: to the client under its token while the call runs, nowhere when it gave none. */
+    private dev.postern.policy.port.ProgressSink progressOf(Inbound.Execute e) {
+        if (e.progressToken().isEmpty()) {
+            return dev.postern.policy.port.ProgressSink.NONE;
+        }
+        dev.postern.protocol.mcp.ProgressToken token = e.progressToken().get();
+        return (progress, total, message) -> {
+            Running running = inFlight.get(e.id());
+            if (running != null && !running.cancellation.isCancelled()) {
+                emit(mcp.renderProgress(token, progress, total, message));
+            }
+        };
     }
 
     /** A fatal VM error: stop writing, cancel the rest, give them a moment to finish, then end the process. */
@@ -440,6 +458,11 @@ public final class StdioSession {
      */
     private void hold(String line) {
         output(line, true);
+    }
+
+    /** Writes a notification to the client now, from any thread (after the held lines); nothing once the session is closed. */
+    void notifyClient(String line) {
+        output(line, false);
     }
 
     /** Writes the held lines, if any. */

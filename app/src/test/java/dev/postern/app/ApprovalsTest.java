@@ -207,6 +207,11 @@ class ApprovalsTest {
         }
 
         @Override
+        public void dropped(String server, String reason, String sha256, long bytes) {
+            throw new AssertionError("unexpected upstream report from " + server);
+        }
+
+        @Override
         public void rejected(Rejection rejection) {
             throw new AssertionError("unexpected rejection " + rejection);
         }

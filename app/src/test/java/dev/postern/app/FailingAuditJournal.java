@@ -20,6 +20,11 @@ final class FailingAuditJournal implements AuditJournal {
     final List<ApprovalRecord> approvals = new CopyOnWriteArrayList<>();
 
     @Override
+    public void dropped(String server, String reason, String sha256, long bytes) {
+        // Not under test here: a dropped upstream line is only reported.
+    }
+
+    @Override
     public void rejected(Rejection rejection) {
         rejections.add(rejection);
     }

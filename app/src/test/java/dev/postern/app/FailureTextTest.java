@@ -71,17 +71,20 @@ class FailureTextTest {
             Kind.HTTP, Map.of(
                     FailureCode.HOST_KEY_REJECTED, "HTTP has no host keys (TLS failures are TLS_FAILED)",
                     FailureCode.AUTH_FAILED, "an HTTP server's 401 is a response the agent gets, not a failure",
-                    FailureCode.QUERY_FAILED, "HTTP runs no statements"),
+                    FailureCode.QUERY_FAILED, "HTTP runs no statements",
+                    FailureCode.UPSTREAM_UNAVAILABLE, "HTTP has no upstream MCP server (an unreachable target is CONNECT_FAILED)"),
             Kind.SSH, Map.of(
                     FailureCode.ADDRESS_REFUSED, "SSH hosts have no private-address rule (the operator names the address)",
                     FailureCode.TLS_FAILED, "SSH does not use TLS",
                     FailureCode.RESPONSE_TOO_LARGE, "output past maxOutputBytes is truncated, never refused",
                     FailureCode.QUERY_FAILED, "SSH runs no statements",
+                    FailureCode.UPSTREAM_UNAVAILABLE, "SSH has no upstream MCP server (an unreachable host is CONNECT_FAILED)",
                     FailureCode.UPSTREAM_PROTOCOL_ERROR, "the SSH library ends a session that breaks its protocol; that is CONNECT_FAILED or EXECUTOR_FAILED",
                     FailureCode.EXECUTOR_FAILED, "a real server (MINA's, OpenSSH) always ends an exec channel with a status or signal and"
                             + " opens it; the executor's own EXECUTOR_FAILED texts name only the host (kind-neutral case covers a throwing executor)"),
             Kind.SQL, Map.of(
                     FailureCode.HOST_KEY_REJECTED, "PostgreSQL has no host keys",
+                    FailureCode.UPSTREAM_UNAVAILABLE, "SQL has no upstream MCP server (an unreachable database is CONNECT_FAILED)",
                     FailureCode.RESPONSE_TOO_LARGE, "rows past maxRows or maxResponseBytes are truncated, never refused",
                     FailureCode.UPSTREAM_PROTOCOL_ERROR, "the driver reports a broken protocol with SQLSTATE 08P01: CONNECT_FAILED",
                     FailureCode.EXECUTOR_FAILED, "only a driver error without SQLSTATE, which no real server produces on demand;"

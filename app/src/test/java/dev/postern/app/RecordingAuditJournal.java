@@ -28,6 +28,14 @@ final class RecordingAuditJournal implements AuditJournal {
     final Map<Long, List<Outcome>> outcomes = new ConcurrentHashMap<>();
     private final AtomicLong seq = new AtomicLong();
 
+    /** Each dropped upstream line: server, reason, SHA-256, bytes. */
+    final java.util.List<java.util.List<String>> dropped = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void dropped(String server, String reason, String sha256, long bytes) {
+        dropped.add(java.util.List.of(server, reason, sha256, Long.toString(bytes)));
+    }
+
     @Override
     public void rejected(Rejection rejection) {
         rejections.add(rejection);

@@ -93,7 +93,7 @@ class RegisteredKindsTest {
 
     @Test
     void aRegistrationWithoutDeepChecksOrWithAnotherKindsIsRefused() {
-        Registration.ExecutorFactory<AuthorizedSqlStatement> typed = (config, credentials) -> new SqlActionExecutor(credentials);
+        Registration.ExecutorFactory<AuthorizedSqlStatement> typed = (config, credentials, around) -> new SqlActionExecutor(credentials);
 
         NullPointerException missing = assertThrows(NullPointerException.class, () -> Registration.of(new SqlQueryKind(), typed, null));
         assertEquals("checks", missing.getMessage());

@@ -1,5 +1,13 @@
 package dev.postern.app;
 
+import dev.postern.policy.json.JsonValue;
+import dev.postern.policy.json.Pins;
+import dev.postern.policy.model.ArgNarrowing;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.model.UpstreamServer;
+import dev.postern.policy.model.UpstreamTool;
+import dev.postern.protocol.json.JsonValues;
+import dev.postern.protocol.json.StrictJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,14 +55,45 @@ class ToolReferenceTest {
                 SqlDatabase.Tls.verifyFull(), false, Duration.ofSeconds(5), 500, 1_048_576,
                 List.of(new SqlStatementSpec("order-by-id", "SELECT id, status, total FROM orders WHERE id = :id",
                         Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)))));
-        return Policy.of(List.of(github), List.of(web), List.of(shop));
+        return Policy.of(List.of(github), List.of(web), List.of(shop), List.of(EXAMPLE_UPSTREAM));
+    }
+
+    /** An upstream tool's definition as its server lists it, and a server that allowlists it pinned and narrowed. */
+    static final JsonValue.JsonObject EXAMPLE_DEFINITION = definition();
+    static final UpstreamServer EXAMPLE_UPSTREAM = new UpstreamServer("tickets", List.of("/usr/bin/node", "/opt/mcp/tickets/index.js"),
+            "/opt/mcp/tickets", Map.of(), Duration.ofSeconds(20), Duration.ofSeconds(60), 1_048_576,
+            List.of(new UpstreamTool("create_ticket", Pins.of(EXAMPLE_DEFINITION), true, Map.of("queue",
+                    new ArgNarrowing(Optional.of(List.of(new JsonValue.JsonString("ops"))), Optional.empty(), Optional.empty(),
+                            java.util.OptionalInt.empty(), Optional.empty(), Optional.empty())))),
+            Optional.empty());
+
+    private static JsonValue.JsonObject definition() {
+        try {
+            return JsonValues.object(new StrictJson(1 << 16).parse("{\"name\":\"create_ticket\",\"title\":\"Create a ticket\","
+                    + "\"description\":\"Opens a ticket in a queue.\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+                    + "{\"queue\":{\"type\":\"string\"},\"title\":{\"type\":\"string\",\"maxLength\":200}},"
+                    + "\"required\":[\"queue\",\"title\"]},\"annotations\":{\"destructiveHint\":false}}"));
+        } catch (dev.postern.protocol.json.JsonSyntaxError e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** What the example upstream lists: its one tool, as reviewed. */
+    static LiveTools exampleLive() {
+        return LiveTools.none().with(EXAMPLE_UPSTREAM, new LiveTools.Listing.Listed(List.of(EXAMPLE_DEFINITION)));
+    }
+
+    /** The example policy's catalog, its upstream tool listed. */
+    static ToolCatalog exampleCatalog() {
+        return new ToolCatalog(Gateway.kinds(), examplePolicy(), exampleLive());
     }
 
     @Test
     void theExamplePolicyOffersEveryRegisteredKindsTool() {
-        List<String> offered = new ToolCatalog(Gateway.kinds(), examplePolicy()).tools().stream().map(t -> t.name()).toList();
+        List<String> offered = exampleCatalog().tools().stream().map(t -> t.name()).toList();
         for (var kind : Gateway.kinds().all()) {
-            assertTrue(offered.contains(kind.toolName()), () -> "the example policy has no allowance of " + kind.toolName()
+            List<String> own = kind.tools(examplePolicy(), exampleLive()).stream().map(t -> t.name()).toList();
+            assertTrue(!own.isEmpty() && offered.containsAll(own), () -> "the example policy has no allowance of " + kind.toolName()
                     + ", so docs/tools.json would not document it");
         }
     }
@@ -62,7 +101,7 @@ class ToolReferenceTest {
     @Test
     void theDocumentedToolReferenceIsWhatToolsListAnswers() throws Exception {
         String rendered = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(new ToolCatalog(Gateway.kinds(), examplePolicy()).describeAll()) + "\n";
+                .writeValueAsString(exampleCatalog().describeAll()) + "\n";
         if (Boolean.getBoolean("postern.writeToolReference")) {
             Files.writeString(REFERENCE, rendered, StandardCharsets.UTF_8);
         }

@@ -11,7 +11,8 @@ import dev.postern.policy.model.Allowance;
  * <p>The set is sealed so that each executor takes exactly its own permit type, typed, with no cast.
  */
 @RegistrationPoint("the kind's permit class in permits")
-public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, AuthorizedSshCommand, AuthorizedSqlStatement {
+public abstract sealed class AuthorizedAction permits AuthorizedHttpRequest, AuthorizedSshCommand, AuthorizedSqlStatement,
+        AuthorizedUpstreamCall {
     private final String rule;
 
     AuthorizedAction(String rule) {

@@ -26,7 +26,8 @@ public final class PolicyEngine {
         this.rulesByAction = List.<Rules<?>>of(
                         new HttpRules(policy.httpTargets()),
                         new SshRules(policy),
-                        new SqlRules(policy))
+                        new SqlRules(policy),
+                        new UpstreamRules(policy))
                 .stream().collect(Collectors.toUnmodifiableMap(Rules::actionType, Function.identity()));
     }
 

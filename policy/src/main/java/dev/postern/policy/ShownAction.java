@@ -16,6 +16,7 @@ import java.util.Objects;
  * <li>{@code http_request}: target, method, url (canonical), header NAME (one per header the agent set), body (when there is one)</li>
  * <li>{@code ssh_exec}: host (its name, not its address), command, command line (every argv element single-quoted)</li>
  * <li>{@code sql_query}: database (its name, not its host or user), statement, sql, value NAME (one per argument; text as a JSON string)</li>
+ * <li>{@code upstream}: server (its name, not its command), tool, arguments (RFC 8785 canonical JSON)</li>
  * </ul>
  * {@code ShownActionListTest} keeps this list honest: it fails when a kind of action has no line
  * here, or when a line's labels are not the ones that kind's rules show. {@link #digest()} is a

@@ -65,6 +65,8 @@ class ShownActionListTest {
                                         "status", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 32)), false, true)));
         out.put(SqlQueryAction.class, held(new PolicyEngine(Policy.of(shop)).decide(new SqlQueryAction("shop", "cancel",
                 Map.of("id", new SqlArgument.Whole(7), "status", new SqlArgument.Text("done"))))));
+        out.put(dev.postern.policy.action.UpstreamCallAction.class, held(new PolicyEngine(Policy.of(UpstreamRulesTest.server(
+                UpstreamRulesTest.tool(true, Map.of())))).decide(UpstreamRulesTest.call(UpstreamRulesTest.ARGS))));
         return out;
     }
 

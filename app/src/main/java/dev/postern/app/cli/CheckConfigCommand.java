@@ -83,7 +83,7 @@ final class CheckConfigCommand implements Command {
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
                 .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
-        if (kinds.stream().noneMatch(k -> k.offeredBy(config.policy()))) {
+        if (kinds.stream().allMatch(k -> config.policy().allowances(k.allowanceType()).isEmpty())) {
             b.append("it allows nothing: ")
                     .append(EffectKinds.inWords(kinds.stream().map(k -> "no " + k.allowancesNoun()).toList())).append('\n');
         }

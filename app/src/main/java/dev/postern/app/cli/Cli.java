@@ -14,6 +14,7 @@ public final class Cli {
             new ExplainCommand(),
             new AuditVerifyCommand(),
             new TrustHostCommand(),
+            new UpstreamPinCommand(),
             new DemoEntry());
 
     private Cli() {

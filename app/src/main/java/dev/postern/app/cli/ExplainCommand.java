@@ -22,8 +22,9 @@ import java.util.stream.Collectors;
 
 /**
  * {@code postern explain}: runs one tool call through schema validation, binding and the policy
- * decision (the {@link ToolCallService}'s dry run), and prints the verdict in the words of the permit's kind. It constructs no executor, opens no journal and resolves no
- * credential, so nothing it explains can run.
+ * decision (the {@link ToolCallService}'s dry run), and prints the verdict in the words of the permit's kind. It opens no journal
+ * and runs nothing; the one executor it builds is the upstream MCP kind's, when the config has upstream servers: they are
+ * started, their tools listed (none called) and stopped, so that a call is judged against the live definitions.
  */
 final class ExplainCommand implements Command {
     @Override
@@ -81,7 +82,8 @@ final class ExplainCommand implements Command {
     }
 
     static ExitStatus explain(GatewayConfig config, String toolName, String arguments, PrintStream out) {
-        ToolCatalog catalog = Gateway.catalog(config);
+        // Upstream MCP servers are started and listed (no tool of theirs runs) so a call is judged against live definitions.
+        ToolCatalog catalog = Gateway.catalog(config).withLive(Gateway.listNow(config, System.err));
         Optional<Tool> tool = catalog.find(toolName);
         if (tool.isEmpty()) {
             out.println("INVALID: unknown tool \"" + toolName + "\"; this config offers "

@@ -31,11 +31,16 @@ public final class ConfigDefaults {
     public static final long SQL_MAX_RESPONSE_BYTES = 1_048_576;
     public static final boolean SQL_READ_ONLY = true;
     public static final boolean SQL_STATEMENT_CONFIRM = false;
+    public static final long MCP_START_TIMEOUT_MS = 20_000;
+    public static final long MCP_TIMEOUT_MS = 60_000;
+    public static final long MCP_MAX_RESPONSE_BYTES = 1_048_576;
+    public static final boolean MCP_TOOL_CONFIRM = false;
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
     private static final String SQL_STATEMENT = SQL_DATABASE + "statements/items/properties/";
+    private static final String MCP_SERVER = "/properties/mcp/properties/servers/items/properties/";
 
     /** Each default by the JSON pointer of its property in the config schema. */
     @RegistrationPoint("the kind's config defaults, by schema pointer")
@@ -63,6 +68,10 @@ public final class ConfigDefaults {
             Map.entry(SQL_DATABASE + "maxResponseBytes", SQL_MAX_RESPONSE_BYTES),
             Map.entry(SQL_STATEMENT + "readOnly", SQL_READ_ONLY),
             Map.entry(SQL_STATEMENT + "confirm", SQL_STATEMENT_CONFIRM),
+            Map.entry(MCP_SERVER + "startTimeoutMs", MCP_START_TIMEOUT_MS),
+            Map.entry(MCP_SERVER + "timeoutMs", MCP_TIMEOUT_MS),
+            Map.entry(MCP_SERVER + "maxResponseBytes", MCP_MAX_RESPONSE_BYTES),
+            Map.entry(MCP_SERVER + "tools/items/properties/confirm", MCP_TOOL_CONFIRM),
             Map.entry(SQL_STATEMENT + "params/additionalProperties/oneOf/0/properties/maxLength", STRING_PARAM_MAX_LENGTH));
 
     private ConfigDefaults() {

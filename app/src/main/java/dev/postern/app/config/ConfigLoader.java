@@ -20,6 +20,7 @@ import dev.postern.policy.model.SshHost;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.model.SqlStatementSpec;
 import dev.postern.policy.model.TrustStore;
+import dev.postern.policy.model.UpstreamServer;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
@@ -183,9 +184,10 @@ public final class ConfigLoader {
         for (int i = 0; i < ds.size(); i++) {
             databases.add(sqlDatabase(abs, dir, "/sql/databases/" + i, ds.get(i), credentials));
         }
+        List<UpstreamServer> upstreams = UpstreamSection.read(abs, dir, root, credentials);
         Policy policy;
         try {
-            policy = Policy.of(targets, hosts, databases);
+            policy = Policy.of(targets, hosts, databases, upstreams);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }
@@ -227,6 +229,10 @@ public final class ConfigLoader {
         JsonNode ds = root.path("sql").path("databases");
         for (int i = 0; i < ds.size(); i++) {
             refuseHomeRelative(problems, "/sql/databases/" + i + "/tls/caFile", ds.get(i).path("tls").path("caFile"));
+        }
+        JsonNode us = root.path("mcp").path("servers");
+        for (int i = 0; i < us.size(); i++) {
+            refuseHomeRelative(problems, UpstreamSection.POINTER + i + "/cwd", us.get(i).path("cwd"));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(file, problems);
@@ -385,7 +391,7 @@ public final class ConfigLoader {
     }
 
     /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
-    private static Optional<RateLimit> rateLimit(JsonNode allowance) {
+    static Optional<RateLimit> rateLimit(JsonNode allowance) {
         JsonNode r = allowance.get("rateLimit");
         return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
     }
@@ -537,7 +543,7 @@ public final class ConfigLoader {
      * The one way a field that names a credential is read (the schema's {@code credentialName}):
      * an operator may have typed the secret itself there, so no error about it shows its value.
      */
-    private static CredentialRef credential(Path file, String at, JsonNode field, Map<CredentialRef, CredentialSource> credentials)
+    static CredentialRef credential(Path file, String at, JsonNode field, Map<CredentialRef, CredentialSource> credentials)
             throws ConfigException {
         Optional<CredentialRef> ref = Optional.empty();
         try {

@@ -234,6 +234,23 @@ public final class FileAuditJournal implements AuditJournal {
         }
     }
 
+    /** A decisions row of stage {@code upstream}: the server, the reason, the line's SHA-256 and length, never its content. */
+    @Override
+    public void dropped(String server, String reason, String sha256, long bytes) {
+        ObjectNode row = row(null);
+        row.put("stage", dev.postern.policy.port.Stage.UPSTREAM.wireName());
+        row.put("reason", reason);
+        row.putNull("rule");
+        row.put("server", server);
+        row.put("frame", sha256);
+        row.put("bytes", bytes);
+        try {
+            decisions.append(masked(row), false);
+        } catch (IOException e) {
+            diagnostics.println("postern: could not write " + DECISIONS + ": " + e.getMessage());
+        }
+    }
+
     @Override
     public void approval(ApprovalRecord record) {
         ObjectNode row = mapper.createObjectNode();

@@ -73,6 +73,11 @@ public final class ArchitectureRules {
     static final String ACTION_EXECUTOR = "dev.postern.policy.port.ActionExecutor";
     /** The one class that claims the process's stdout at start-up (DESIGN §3). */
     public static final String STDOUT_GUARD = "dev.postern.transport.StdoutGuard";
+    /**
+     * The one test fixture that writes its own process's stdout: a stand-in upstream MCP server, run as a
+     * child process, whose stdout is its protocol stream (raw bytes: duplicate keys, invalid UTF-8).
+     */
+    public static final String HOSTILE_UPSTREAM = "dev.postern.fixtures.upstream.HostileUpstream";
     /** The one class that hands a fresh permit to an executor (DESIGN §2). */
     public static final String DISPATCHER = "dev.postern.app.Dispatcher";
 
@@ -123,10 +128,30 @@ public final class ArchitectureRules {
 
     public static final ArchRule EXECUTORS_NEVER_SEE_RAW_JSON = noClasses()
             .that().resideInAPackage(EXECUTORS)
-            .should().dependOnClassesThat().resideInAnyPackage(
-                    "com.fasterxml..", "com.networknt..", PROTOCOL, TRANSPORT)
+            .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml..", "com.networknt..", PROTOCOL)
             .because("an executor receives only a typed permit; JSON, the wire and the schema stay in front"
-                    + " of the policy decision")
+                    + " of the policy decision (the upstream executor gets the gateway's own strict JSON through"
+                    + " the kernel's JsonCodec port, never a parser library)")
+            .allowEmptyShould(false);
+
+    /** The one executor whose effect is JSON-RPC over a child's stdio (DESIGN §2's designed exception). */
+    static final String UPSTREAM_EXECUTOR = "dev.postern.executor.mcp..";
+
+    public static final ArchRule ONLY_THE_UPSTREAM_EXECUTOR_READS_FRAMES = noClasses()
+            .that().resideInAPackage(EXECUTORS).and().resideOutsideOfPackage(UPSTREAM_EXECUTOR)
+            .should().dependOnClassesThat().resideInAPackage(TRANSPORT)
+            .because("the wire stays in front of the policy decision; only executor-mcp, whose effect is an MCP"
+                    + " session with a child process, reads frames, with the transport's own reader")
+            .allowEmptyShould(false);
+
+    public static final ArchRule THE_UPSTREAM_EXECUTOR_READS_FRAMES_WITH_THE_GATEWAYS_OWN_READER = noClasses()
+            .that().resideInAPackage(UPSTREAM_EXECUTOR)
+            .should().dependOnClassesThat(DescribedPredicate.describe("are transport classes other than the frame reader and"
+                    + " what it returns", (JavaClass c) -> c.getPackageName().startsWith("dev.postern.transport")
+                    && !List.of("FrameReader", "ReadResult", "Frame", "FramingError", "EndOfInput")
+                            .contains(c.getName().substring("dev.postern.transport.".length()).split("\\$")[0])))
+            .because("an upstream's stdout meets exactly the framing the agent's stdin meets: FrameReader, one"
+                    + " implementation; nothing else of the transport (its writer owns the gateway's stdout)")
             .allowEmptyShould(false);
 
     public static final ArchRule EXECUTORS_DO_NOT_KNOW_EACH_OTHER = slices()
@@ -136,7 +161,7 @@ public final class ArchitectureRules {
             .allowEmptyShould(false);
 
     public static final ArchRule ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM =
-            onlyTheGuardTouchesTheProtocolStream(STDOUT_GUARD);
+            onlyTheGuardTouchesTheProtocolStream(STDOUT_GUARD, HOSTILE_UPSTREAM);
 
     public static final ArchRule ONLY_THE_DISPATCHER_CALLS_AN_EXECUTOR =
             onlyTheDispatcherCallsAnExecutor(DISPATCHER);
@@ -279,18 +304,29 @@ public final class ArchitectureRules {
 
     /**
      * No class but {@code guard} (and the classes nested in it) reads {@code System.out} or {@code FileDescriptor.out} or calls
-     * {@code System.setOut}; {@code System.err} stays free for diagnostics. The guard is a parameter only so
-     * the self-test can prove the exemption is exact.
+     * {@code System.setOut}; {@code System.err} stays free for diagnostics. One exemption, narrower: {@code upstreamFixture}
+     * alone (not its nested classes) may read {@code FileDescriptor.out}, never {@code System.out} nor {@code System.setOut}.
+     * It is test-fixtures' hostile upstream MCP server, a main class run only as a child process of a test, whose own
+     * stdout is the protocol stream it must write byte by byte; it never runs inside a gateway (MAIN_CODE_DEPENDS_ON_NO_TEST_CODE).
+     * Both are parameters only so the self-test can prove each exemption is exact.
      */
-    static ArchRule onlyTheGuardTouchesTheProtocolStream(String guard) {
+    static ArchRule onlyTheGuardTouchesTheProtocolStream(String guard, String upstreamFixture) {
         return noClasses()
                 .that(areNeither(guard))
                 .should(accessField(System.class, "out")
-                        .or(accessField(FileDescriptor.class, "out"))
+                        .or(accessTargetWhere(theDescriptorOutReadOutside(upstreamFixture)))
                         .or(callMethod(System.class, "setOut", PrintStream.class)))
                 .because("stdout carries only complete protocol messages; " + guard + " claims it at start-up"
-                        + " and hands the transport a private stream")
+                        + " and hands the transport a private stream (" + upstreamFixture + ", a test upstream run as"
+                        + " a child process, writes its own)")
                 .allowEmptyShould(false);
+    }
+
+    private static DescribedPredicate<JavaAccess<?>> theDescriptorOutReadOutside(String exempt) {
+        return DescribedPredicate.describe("a read of " + FileDescriptor.class.getName() + ".out outside " + exempt,
+                access -> access.getTargetOwner().isEquivalentTo(FileDescriptor.class)
+                        && access.getTarget().getName().equals("out")
+                        && !access.getOriginOwner().getName().equals(exempt));
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.postern.app.architecture;
 
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorReadingJson;
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorUsingFrames;
+import dev.postern.executor.mcp.archfixtures.UpstreamExecutorWritingFrames;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -44,6 +47,7 @@ import dev.postern.executor.ssh.archfixtures.SshExecutorReadingConfig;
 import dev.postern.executor.ssh.archfixtures.SshExecutorUsingTransport;
 import dev.postern.executor.ssh.archfixtures.SshExecutorValidatingSchema;
 import dev.postern.fixtures.archfixtures.FixtureAssertions;
+import dev.postern.fixtures.archfixtures.FixtureOpeningStdout;
 import dev.postern.fixtures.archfixtures.FixtureContractCallingExecute;
 import dev.postern.fixtures.archfixtures.FixtureServerAcceptingAnyLogin;
 import dev.postern.fixtures.archfixtures.FixtureUsingRealExecutor;
@@ -148,11 +152,19 @@ class ArchitectureRulesSelfTest {
                         () -> classes(LineFramer.class)),
                 new Case(ArchitectureRules.EXECUTORS_NEVER_SEE_RAW_JSON,
                         () -> classes(HttpExecutorReadingJson.class, HttpExecutorUsingProtocol.class,
-                                SshExecutorValidatingSchema.class, SshExecutorUsingTransport.class,
-                                HttpExecutor.class, SshExecutor.class),
+                                SshExecutorValidatingSchema.class, UpstreamExecutorReadingJson.class,
+                                HttpExecutor.class, SshExecutor.class, UpstreamExecutorUsingFrames.class),
                         names(HttpExecutorReadingJson.class, HttpExecutorUsingProtocol.class,
-                                SshExecutorValidatingSchema.class, SshExecutorUsingTransport.class),
-                        () -> classes(HttpExecutor.class, SshExecutor.class)),
+                                SshExecutorValidatingSchema.class, UpstreamExecutorReadingJson.class),
+                        () -> classes(HttpExecutor.class, SshExecutor.class, UpstreamExecutorUsingFrames.class)),
+                new Case(ArchitectureRules.ONLY_THE_UPSTREAM_EXECUTOR_READS_FRAMES,
+                        () -> classes(SshExecutorUsingTransport.class, SshExecutor.class, UpstreamExecutorUsingFrames.class),
+                        names(SshExecutorUsingTransport.class),
+                        () -> classes(SshExecutor.class, UpstreamExecutorUsingFrames.class)),
+                new Case(ArchitectureRules.THE_UPSTREAM_EXECUTOR_READS_FRAMES_WITH_THE_GATEWAYS_OWN_READER,
+                        () -> classes(UpstreamExecutorWritingFrames.class, UpstreamExecutorUsingFrames.class),
+                        names(UpstreamExecutorWritingFrames.class),
+                        () -> classes(UpstreamExecutorUsingFrames.class)),
                 new Case(ArchitectureRules.EXECUTORS_DO_NOT_KNOW_EACH_OTHER,
                         () -> classes(HttpExecutorCallingSsh.class, HttpExecutor.class, SshExecutor.class),
                         names(HttpExecutorCallingSsh.class),
@@ -271,13 +283,36 @@ class ArchitectureRulesSelfTest {
 
     @Test
     void theStdoutGuardAloneIsExempt() {
-        ArchRule guardedByTheStrayWriter =
-                ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(StrayStdoutWriter.class.getName());
+        ArchRule guardedByTheStrayWriter = ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(
+                StrayStdoutWriter.class.getName(), ArchitectureRules.HOSTILE_UPSTREAM);
 
         assertFalse(guardedByTheStrayWriter.evaluate(classes(StrayStdoutWriter.class, StderrWriter.class))
                 .hasViolation());
         assertTrue(ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM.getDescription()
                 .contains(ArchitectureRules.STDOUT_GUARD));
+    }
+
+    @Test
+    void theUpstreamFixtureMayOpenTheDescriptorButNeitherReadSystemOutNorRedirectIt() {
+        ArchRule strayWriterAsTheFixture = ArchitectureRules.onlyTheGuardTouchesTheProtocolStream(
+                ArchitectureRules.STDOUT_GUARD, StrayStdoutWriter.class.getName());
+        List<String> details = strayWriterAsTheFixture.evaluate(classes(StrayStdoutWriter.class))
+                .getFailureReport().getDetails();
+
+        assertEquals(2, details.size(), () -> String.join("\n", details));
+        assertTrue(details.stream().anyMatch(detail -> detail.contains("printsDirectly")), details::toString);
+        assertTrue(details.stream().anyMatch(detail -> detail.contains("redirects")), details::toString);
+        assertTrue(ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM.getDescription()
+                .contains(ArchitectureRules.HOSTILE_UPSTREAM));
+    }
+
+    @Test
+    void anyOtherTestFixtureThatOpensTheDescriptorBreaksTheStdoutRule() {
+        List<String> details = ArchitectureRules.ONLY_THE_STDOUT_GUARD_TOUCHES_THE_PROTOCOL_STREAM
+                .evaluate(classes(FixtureOpeningStdout.class)).getFailureReport().getDetails();
+
+        assertEquals(1, details.size(), () -> String.join("\n", details));
+        assertTrue(details.get(0).contains("claimsTheDescriptor"), details::toString);
     }
 
     @Test

@@ -32,6 +32,7 @@ class ConfigDefaultsTest {
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
+    private static final String MCP_SERVER = "/properties/mcp/properties/servers/items/properties/";
 
     private static final List<ReadmeEntry> README = List.of(
             new ReadmeEntry("`session.maxFrameBytes`", "`session.maxFrameBytes`", "/properties/session/properties/maxFrameBytes"),
@@ -59,7 +60,11 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`sql.databases[].statements[]`", "`readOnly`", SQL_DATABASE + "statements/items/properties/readOnly"),
             new ReadmeEntry("`sql.databases[].statements[]`", "`confirm`", SQL_DATABASE + "statements/items/properties/confirm"),
             new ReadmeEntry("`sql.databases[].statements[]`", "maxLength?",
-                    SQL_DATABASE + "statements/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"));
+                    SQL_DATABASE + "statements/items/properties/params/additionalProperties/oneOf/0/properties/maxLength"),
+            new ReadmeEntry("`mcp.servers[]`", "`startTimeoutMs`", MCP_SERVER + "startTimeoutMs"),
+            new ReadmeEntry("`mcp.servers[]`", "`timeoutMs`", MCP_SERVER + "timeoutMs"),
+            new ReadmeEntry("`mcp.servers[]`", "`maxResponseBytes`", MCP_SERVER + "maxResponseBytes"),
+            new ReadmeEntry("`mcp.servers[].tools[]`", "`confirm`", MCP_SERVER + "tools/items/properties/confirm"));
 
     @Test
     void theSchemasDefaultsAreExactlyTheLoadersDefaults() throws IOException {

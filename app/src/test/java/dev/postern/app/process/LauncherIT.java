@@ -76,7 +76,7 @@ class LauncherIT {
         String first = p.stderrText().lines().findFirst().orElse("");
         assertTrue(first.matches("postern \\S+: serving " + java.util.regex.Pattern.quote(config.toString())
                 + " \\(journal " + java.util.regex.Pattern.quote(config.getParent().resolve("journal").toString())
-                + "; HTTP targets: 0, SSH hosts: 0, SQL databases: 0\\)"), p.describe());
+                + "; HTTP targets: 0, SSH hosts: 0, SQL databases: 0, upstream MCP servers: 0\\)"), p.describe());
     }
 
     @Test

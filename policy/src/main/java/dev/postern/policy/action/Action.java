@@ -7,5 +7,5 @@ import dev.postern.policy.RegistrationPoint;
  * record here, a rule for it in the engine, and an adapter (see CONTRIBUTING.md).
  */
 @RegistrationPoint("the kind's action record in permits")
-public sealed interface Action permits HttpRequestAction, SshCommandAction, SqlQueryAction {
+public sealed interface Action permits HttpRequestAction, SshCommandAction, SqlQueryAction, UpstreamCallAction {
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
  * a kind.
  */
 @RegistrationPoint("the kind's allowance record in permits")
-public sealed interface Allowance permits HttpTarget, SshHost, SqlDatabase {
+public sealed interface Allowance permits HttpTarget, SshHost, SqlDatabase, UpstreamServer {
 
     /** The operator's name for it, unique among the allowances of its kind. */
     String name();

@@ -38,5 +38,11 @@ public enum FailureCode {
      */
     UPSTREAM_PROTOCOL_ERROR,
     /** The target's rate limit was reached; the message says how long to wait. Nothing ran. */
-    RATE_LIMITED
+    RATE_LIMITED,
+    /**
+     * An upstream MCP server could not be started, exited, or stopped answering; the message says
+     * whether the request had been sent (its effect is then unknown). The server is started again at
+     * the next call, with back-off.
+     */
+    UPSTREAM_UNAVAILABLE
 }

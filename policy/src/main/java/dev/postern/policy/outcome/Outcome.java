@@ -9,7 +9,8 @@ import java.util.List;
  * (caps, masking in the executor contract kit) need no branch per kind.
  */
 @RegistrationPoint("the kind's outcome record in permits")
-public sealed interface Outcome permits HttpResponseOutcome, SshExitOutcome, SqlRowsOutcome, ExecutionFailure {
+public sealed interface Outcome permits HttpResponseOutcome, SshExitOutcome, SqlRowsOutcome, UpstreamCallOutcome,
+        ExecutionFailure {
 
     /** The output streams read under a cap, each with its truncation flag; empty when there are none. */
     List<CapturedStream> streams();

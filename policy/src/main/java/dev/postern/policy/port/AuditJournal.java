@@ -7,7 +7,7 @@ import dev.postern.policy.outcome.Outcome;
  * The two append-only journals of DESIGN §6. Rejections go to one, authorized actions to the
  * other; an action's intent is durable before its executor is called. Thread-safe.
  */
-public interface AuditJournal extends AutoCloseable {
+public interface AuditJournal extends UpstreamReports, AutoCloseable {
 
     /** Records a rejection or denial. A failure here is reported on stderr, never to stdout. */
     void rejected(Rejection rejection);

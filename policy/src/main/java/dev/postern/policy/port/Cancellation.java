@@ -4,12 +4,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A one-shot cancellation signal from the session to an executor. Listeners registered after the
- * signal fired run at once, on the registering thread; each listener runs at most once. Thread-safe.
+ * A one-shot cancellation signal from the session to an executor, and the call's way back to the
+ * client while it runs (progress, for an executor that has any to report). Listeners registered after
+ * the signal fired run at once, on the registering thread; each listener runs at most once. Thread-safe.
  */
 public final class Cancellation {
     private final List<Runnable> listeners = new ArrayList<>();
+    private final ProgressSink progress;
     private boolean cancelled;
+
+    /** A signal for a call whose client asked for no progress. */
+    public Cancellation() {
+        this(ProgressSink.NONE);
+    }
+
+    /** A signal for a call whose progress goes to {@code progress}. */
+    public Cancellation(ProgressSink progress) {
+        this.progress = java.util.Objects.requireNonNull(progress, "progress");
+    }
+
+    /** Where the call's progress goes; {@link ProgressSink#NONE} when the client gave no progress token. */
+    public ProgressSink progress() {
+        return progress;
+    }
 
     /** Fires the signal; later calls do nothing. Listeners run on the calling thread. */
     public void cancel() {

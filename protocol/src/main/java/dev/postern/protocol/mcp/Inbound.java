@@ -30,13 +30,20 @@ public sealed interface Inbound {
      * A tool call that passed every protocol and schema check: the policy decides next. {@code tool}
      * is the tool's name; {@code approval} says how a human can be asked, should a rule need it.
      */
-    record Execute(RequestId id, Action action, String frameSha256, String tool, ApprovalRoute approval) implements Inbound {
+    record Execute(RequestId id, Action action, String frameSha256, String tool, ApprovalRoute approval,
+            java.util.Optional<ProgressToken> progressToken) implements Inbound {
         public Execute {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(action, "action");
             Objects.requireNonNull(frameSha256, "frameSha256");
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(approval, "approval");
+            Objects.requireNonNull(progressToken, "progressToken");
+        }
+
+        /** A call whose client asked for no progress. */
+        public Execute(RequestId id, Action action, String frameSha256, String tool, ApprovalRoute approval) {
+            this(id, action, frameSha256, tool, approval, java.util.Optional.empty());
         }
 
         /** A call on a connection where no human can be asked. */

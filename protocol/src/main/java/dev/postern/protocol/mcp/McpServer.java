@@ -74,6 +74,9 @@ public final class McpServer {
     /** How a handshake-era client can be asked to approve an action; fixed at initialize. */
     private volatile ApprovalRoute handshakeApproval = new ApprovalRoute.Unable("the session is not initialized");
     private volatile ClientFacts client;
+    /** Whether {@code initialize} announces {@code tools.listChanged}: the config has tools known only at run time. */
+    private volatile boolean listChanged;
+
     /** The catalog supplier has returned once: from then on no frame waits for it. */
     private volatile boolean catalogReady;
 
@@ -384,7 +387,7 @@ public final class McpServer {
                 Era.HANDSHAKE, negotiated);
         ObjectNode result = JSON.objectNode();
         result.put("protocolVersion", negotiated);
-        result.putObject("capabilities").putObject("tools").put("listChanged", false);
+        result.putObject("capabilities").putObject("tools").put("listChanged", listChanged);
         result.set("serverInfo", responses.serverInfo());
         result.put("instructions", instructions());
         return respond(r.id(), result);
@@ -431,14 +434,63 @@ public final class McpServer {
                         Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
                         Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
                 : handshakeApproval;
-        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval);
+        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval,
+                ProgressToken.of(p));
     }
 
     // ---- rendering, callable from any thread ----
 
+    /**
+     * Announce {@code tools.listChanged} at {@code initialize}: the tool list can change while the
+     * session runs (tools known only at run time). Set before the session starts reading.
+     */
+    public void announceListChanges() {
+        listChanged = true;
+    }
+
+    /**
+     * The {@code notifications/tools/list_changed} line, when the client should get one now: a handshake-era
+     * session past {@code notifications/initialized} that was told the list may change. The stateless era
+     * has no server-to-client notifications here; its clients re-list when {@code ttlMs} runs out.
+     */
+    public Optional<String> listChangedNotification() {
+        Lifecycle now = lifecycle;
+        if (!listChanged || now.era() != Era.HANDSHAKE || now.phase() != Lifecycle.Phase.READY) {
+            return Optional.empty();
+        }
+        return Optional.of("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+    }
+
     /** The response line for a tool call that reached an executor. */
     public String renderOutcome(RequestId id, Outcome outcome) {
         return resultLine(id, ToolResults.outcome(catalog.get().kinds(), outcome, maxResultBytes));
+    }
+
+    /**
+     * A {@code notifications/progress} line for a running call under the client's own token; the
+     * message (already masked by the executor) is escaped as any JSON string.
+     */
+    public String renderProgress(ProgressToken token, java.math.BigDecimal progress, Optional<java.math.BigDecimal> total,
+            Optional<String> message) {
+        ObjectNode params = JSON.objectNode();
+        params.set("progressToken", token.json().startsWith("\"") ? JSON.textNode(unquote(token.json()))
+                : JSON.numberNode(Long.parseLong(token.json())));
+        params.put("progress", progress);
+        total.ifPresent(t -> params.put("total", t));
+        message.ifPresent(m -> params.put("message", m));
+        ObjectNode n = JSON.objectNode();
+        n.put("jsonrpc", "2.0");
+        n.put("method", "notifications/progress");
+        n.set("params", params);
+        return n.toString();
+    }
+
+    private String unquote(String jsonString) {
+        try {
+            return json.parse(jsonString).textValue();
+        } catch (dev.postern.protocol.json.JsonSyntaxError e) {
+            throw new IllegalStateException("a progress token that was JSON is no longer", e);
+        }
     }
 
     /** The response line for a tool call the policy denied. */

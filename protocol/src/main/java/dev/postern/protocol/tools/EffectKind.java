@@ -6,21 +6,25 @@ import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.RegistrationPoint;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.LiveTools;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.outcome.Outcome;
+import java.util.List;
 
 /**
  * One kind of external effect as the gateway presents it, declared once: its tool (schemas and
  * binder), how its outcome becomes a tool result, and how its allowances, permits and outcomes are
  * described to {@code postern_targets}, {@code check-config}, {@code explain} and the journal. One
  * implementation per kind ({@link HttpRequestKind}, {@link SshExecKind}); the composition root
- * registers each once, and everything else iterates over {@link EffectKinds}.
+ * registers each once, and everything else iterates over {@link EffectKinds}. A kind whose one tool the
+ * config fixes implements {@link StaticToolKind}; a kind whose tools are known only at run time
+ * (upstream MCP servers) implements this interface itself, reading {@link LiveTools}.
  *
  * <p>The kernel types name the kind; this type only presents them. A test checks that every
  * permitted subclass of {@code Action}, {@code AuthorizedAction} and {@code Outcome} (but the
  * kind-neutral {@code ExecutionFailure}) belongs to exactly one registered kind.
  */
-@RegistrationPoint("one implementation, beside HttpRequestKind and SshExecKind")
+@RegistrationPoint("one implementation, beside HttpRequestKind, SshExecKind, SqlQueryKind and UpstreamToolKind")
 public interface EffectKind<A extends Action, P extends AuthorizedAction, O extends Outcome> {
 
     /** The tool's name, which is also the journal's {@code action} field: {@code http_request}. */
@@ -43,22 +47,39 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
     /** The field of {@code postern_targets} that lists this kind's allowances: {@code http}. */
     String targetsField();
 
-    /** Whether the policy offers this kind's tool at all: it has at least one allowance of the kind. */
-    default boolean offeredBy(Policy policy) {
-        return !policy.allowances(allowanceType()).isEmpty();
+    /**
+     * The tools this kind offers under the policy, given what the run-time sources have found so far
+     * ({@code live}; kinds whose tools are fixed by the config ignore it, see {@link StaticToolKind}).
+     * Each with its schemas and binder; none when the policy has no allowance of the kind.
+     */
+    List<Tool> tools(Policy policy, LiveTools live);
+
+    /**
+     * Tools that can be called but are not listed: a run-time tool whose live definition no longer
+     * matches its pin is withheld from {@code tools/list} yet still bound, so that a call of it is
+     * decided (and denied, {@code mcp.pin}) and journaled rather than answered "unknown tool".
+     */
+    default List<Tool> withheldTools(Policy policy, LiveTools live) {
+        return List.of();
     }
 
-    /** The tool, with its schemas (enums from the policy where the policy names things) and binder. */
-    Tool tool(Policy policy);
-
     /** This kind's allowances as {@code postern_targets} shows them: no secrets, no credential names. */
-    ArrayNode describeForAgent(Policy policy);
+    ArrayNode describeForAgent(Policy policy, LiveTools live);
 
     /** This kind's allowances as {@code check-config} prints them, one or more lines each, ending in newlines. */
     String describeForOperator(Policy policy);
 
     /** A success (or a failure's partial) as {@code structuredContent}, valid against the tool's output schema. */
     ObjectNode render(O outcome);
+
+    /**
+     * How a success becomes the tool's result: by default {@link #render}'s structured content, which
+     * {@link ToolResults} also copies into a text item; a kind whose effect returns a result of its own
+     * (an upstream tool's {@code CallToolResult}, already checked) hands it over whole.
+     */
+    default KindResult result(O outcome) {
+        return new KindResult.Structured(render(outcome));
+    }
 
     /**
      * A rendering of {@code outcome} for a result that {@link #render} would make larger than

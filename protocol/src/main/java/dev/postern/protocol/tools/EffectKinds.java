@@ -67,6 +67,11 @@ public final class EffectKinds {
         return render(owner(outcome.getClass()), outcome);
     }
 
+    /** A success as its kind makes it a tool result: structured content, or a whole result of its own. */
+    public KindResult result(Outcome outcome) {
+        return result(owner(outcome.getClass()), outcome);
+    }
+
     /** As {@link #render}, shrunk by its kind to fit {@code maxRenderedBytes} where it can ({@link EffectKind#renderWithin}). */
     public ObjectNode renderWithin(Outcome outcome, long maxRenderedBytes) {
         return renderWithin(owner(outcome.getClass()), outcome, maxRenderedBytes);
@@ -126,6 +131,10 @@ public final class EffectKinds {
 
     private static <O extends Outcome> ObjectNode render(EffectKind<?, ?, O> kind, Outcome outcome) {
         return kind.render(kind.outcomeType().cast(outcome));
+    }
+
+    private static <O extends Outcome> KindResult result(EffectKind<?, ?, O> kind, Outcome outcome) {
+        return kind.result(kind.outcomeType().cast(outcome));
     }
 
     private static <O extends Outcome> ObjectNode renderWithin(EffectKind<?, ?, O> kind, Outcome outcome, long maxRenderedBytes) {

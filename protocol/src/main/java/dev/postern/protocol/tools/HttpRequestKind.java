@@ -34,7 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
-public final class HttpRequestKind implements EffectKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
+public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
     public static final String TOOL = "http_request";
     /**
      * The largest body that always comes back whole, whatever its bytes, beside up to 100 KiB of

@@ -37,7 +37,7 @@ import java.util.TreeSet;
  * bound from their exact decimal text, never through a double; result numbers a double cannot carry
  * exactly go out as strings. Stateless.
  */
-public final class SqlQueryKind implements EffectKind<SqlQueryAction, AuthorizedSqlStatement, SqlRowsOutcome> {
+public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, AuthorizedSqlStatement, SqlRowsOutcome> {
     public static final String TOOL = "sql_query";
     /** The longest string argument the schema lets through; a param's own maxLength is checked by the policy. */
     static final int MAX_ARGUMENT = 65536;

@@ -27,7 +27,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** {@code ssh_exec}: one configured command on one configured host, presented once for every surface. Stateless. */
-public final class SshExecKind implements EffectKind<SshCommandAction, AuthorizedSshCommand, SshExitOutcome> {
+public final class SshExecKind implements StaticToolKind<SshCommandAction, AuthorizedSshCommand, SshExitOutcome> {
     public static final String TOOL = "ssh_exec";
     /**
      * The largest stdout and stderr that always come back whole, whatever their bytes: as base64 the

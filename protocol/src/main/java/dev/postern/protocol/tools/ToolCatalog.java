@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.action.HttpRequestAction;
+import dev.postern.policy.model.LiveTools;
 import dev.postern.policy.model.Policy;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,9 +14,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The tools a policy offers, in a fixed order: each registered kind's tool (in registration order:
- * {@code http_request}, {@code ssh_exec}) when the policy has an allowance of that kind, and always
- * {@code postern_targets}. Validates arguments
+ * The tools a policy offers, in a fixed order: each registered kind's tools (in registration order:
+ * {@code http_request}, {@code ssh_exec}, {@code sql_query} when the policy has an allowance of that
+ * kind, then each upstream server's pinned tools as listed), and always {@code postern_targets}; plus
+ * the withheld tools, callable but not listed. A run-time listing that changes makes a new catalog. Validates arguments
  * against each tool's input schema before its binder runs. Immutable; thread-safe.
  */
 public final class ToolCatalog {
@@ -33,17 +35,47 @@ public final class ToolCatalog {
             + " and nothing runs.";
 
     private final EffectKinds kinds;
+    private final Policy policy;
+    private final LiveTools live;
     private final Map<String, Tool> tools = new LinkedHashMap<>();
+    private final Map<String, Tool> withheld = new LinkedHashMap<>();
     private final Map<String, ArgumentValidator> validators = new LinkedHashMap<>();
 
+    /** The catalog of a policy whose kinds' tools are all fixed by the config (no run-time listings yet). */
     public ToolCatalog(EffectKinds kinds, Policy policy) {
+        this(kinds, policy, LiveTools.none());
+    }
+
+    /** The catalog of a policy given what the run-time sources have listed so far; a newer listing makes a new catalog. */
+    public ToolCatalog(EffectKinds kinds, Policy policy, LiveTools live) {
         this.kinds = Objects.requireNonNull(kinds, "kinds");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.live = Objects.requireNonNull(live, "live");
         for (EffectKind<?, ?, ?> kind : kinds.all()) {
-            if (kind.offeredBy(policy)) {
-                add(kind.tool(policy));
-            }
+            kind.tools(policy, live).forEach(this::add);
         }
         add(targets(policy));
+        for (EffectKind<?, ?, ?> kind : kinds.all()) {
+            for (Tool t : kind.withheldTools(policy, live)) {
+                if (tools.containsKey(t.name()) || withheld.put(t.name(), t) != null) {
+                    throw new IllegalArgumentException("tool " + t.name() + " is offered twice");
+                }
+                validators.put(t.name(), new ArgumentValidator(t.inputSchema()));
+            }
+        }
+    }
+
+    /** The same policy with a newer run-time listing. */
+    public ToolCatalog withLive(LiveTools newer) {
+        return new ToolCatalog(kinds, policy, newer);
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    public LiveTools live() {
+        return live;
     }
 
     /** The kinds of effect this catalog presents, in registration order. */
@@ -52,12 +84,16 @@ public final class ToolCatalog {
     }
 
     private void add(Tool tool) {
-        tools.put(tool.name(), tool);
+        if (tools.put(tool.name(), tool) != null) {
+            throw new IllegalArgumentException("tool " + tool.name() + " is offered twice");
+        }
         validators.put(tool.name(), new ArgumentValidator(tool.inputSchema()));
     }
 
+    /** A listed tool, or a withheld one (callable, so that its refusal is decided and journaled). */
     public Optional<Tool> find(String name) {
-        return Optional.ofNullable(tools.get(name));
+        Tool t = tools.get(name);
+        return Optional.ofNullable(t != null ? t : withheld.get(name));
     }
 
     public List<Tool> tools() {
@@ -103,7 +139,7 @@ public final class ToolCatalog {
     ObjectNode describePolicy(Policy policy) {
         ObjectNode root = JSON.objectNode();
         for (EffectKind<?, ?, ?> kind : kinds.all()) {
-            root.set(kind.targetsField(), kind.describeForAgent(policy));
+            root.set(kind.targetsField(), kind.describeForAgent(policy, live));
         }
         return root;
     }

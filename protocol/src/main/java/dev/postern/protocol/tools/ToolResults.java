@@ -49,6 +49,10 @@ public final class ToolResults {
      */
     public static ObjectNode outcome(EffectKinds kinds, Outcome outcome, long maxResultBytes) {
         if (!(outcome instanceof ExecutionFailure f)) {
+            KindResult result = kinds.result(outcome);
+            if (result instanceof KindResult.Whole whole) {
+                return whole(whole.callToolResult(), maxResultBytes);
+            }
             String text = kinds.render(outcome).toString();
             long rendered = renderedSuccess(text);
             if (rendered > maxResultBytes) {
@@ -140,6 +144,12 @@ public final class ToolResults {
         result.putRawValue("structuredContent", new RawValue(text));
         result.put("isError", false);
         return result;
+    }
+
+    /** A result the kind's effect made itself, passed on as it is unless it would render past the cap. */
+    private static ObjectNode whole(ObjectNode result, long maxResultBytes) {
+        long rendered = RenderedSize.ofUtf8(result.toString());
+        return rendered > maxResultBytes ? tooLarge(rendered, maxResultBytes) : result;
     }
 
     private static ObjectNode tooLarge(long rendered, long maxResultBytes) {

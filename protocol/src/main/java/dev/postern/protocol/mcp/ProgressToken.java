@@ -1,0 +1,27 @@
+package dev.postern.protocol.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The token a client put in a request's {@code _meta.progressToken}: a string or an integer, kept as
+ * its JSON text so the notification names it exactly as the client wrote it.
+ */
+public record ProgressToken(String json) {
+    private static final int MAX_LENGTH = 256;
+
+    public ProgressToken {
+        Objects.requireNonNull(json, "json");
+    }
+
+    /** The token of a request's params, if it carries a usable one (a string of at most 256 characters, or an integer). */
+    static Optional<ProgressToken> of(JsonNode params) {
+        JsonNode token = params == null ? null : params.path("_meta").get("progressToken");
+        if (token == null || !(token.isTextual() && token.textValue().length() <= MAX_LENGTH || token.isIntegralNumber()
+                && token.canConvertToLong())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ProgressToken(token.toString()));
+    }
+}
