@@ -80,15 +80,17 @@ final class LiveCatalog implements Supplier<ToolCatalog> {
     }
 
     private void heard(Allowance allowance, LiveTools.Listing listing) {
-        boolean changed;
+        boolean announce;
         synchronized (this) {
             ToolCatalog before = current;
             ToolCatalog after = before.withLive(before.live().with(allowance, listing));
             current = after;
-            changed = !before.describeAll().equals(after.describeAll());
+            // Read under the lock: a change made before the first frame settled is in that frame's
+            // catalog already, so announcing it would tell the client of a change it never saw.
+            announce = settled && !before.describeAll().equals(after.describeAll());
             notifyAll();
         }
-        if (changed && settled) {
+        if (announce) {
             onChange.run();
         }
     }
