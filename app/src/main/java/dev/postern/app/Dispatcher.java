@@ -2,7 +2,6 @@ package dev.postern.app;
 
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.LiveTools;
-import dev.postern.policy.port.ToolSource;
 import java.util.function.BiConsumer;
 
 import dev.postern.policy.AuthorizedAction;
@@ -79,11 +78,7 @@ public final class Dispatcher implements AutoCloseable {
         if (slot == null) {
             throw new IllegalStateException("no executor handles " + permitType.getSimpleName());
         }
-        ActionExecutor<?> executor = slot.get();
-        if (!(executor instanceof ToolSource source)) {
-            throw new IllegalStateException("the executor for " + permitType.getSimpleName() + " lists no tools (it is no ToolSource)");
-        }
-        source.start(listener);
+        Registration.toolSource(slot.get()).start(listener);
     }
 
     /** Closes the executors that were built; none is built afterwards. */

@@ -26,7 +26,6 @@ import dev.postern.policy.action.Action;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.LiveTools;
-import dev.postern.policy.port.ToolSource;
 import dev.postern.policy.port.UpstreamReports;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.outcome.Outcome;
@@ -277,10 +276,7 @@ public final class Gateway {
             UpstreamReports toStderr = (server, reason, sha256, bytes) -> diagnostics.println("postern: upstream " + server
                     + ": dropped a line (" + reason + ", " + bytes + " bytes, sha256 " + sha256 + ")");
             try (ActionExecutor<?> executor = r.executor().build(config, credentials, new Registration.Surroundings(toStderr, diagnostics))) {
-                if (!(executor instanceof ToolSource source)) {
-                    throw new IllegalStateException(r.kind().toolName() + "'s executor lists no tools");
-                }
-                LiveTools heard = UpstreamListings.collect(source, allowances, startWait(config));
+                LiveTools heard = UpstreamListings.collect(Registration.toolSource(executor), allowances, startWait(config));
                 for (Allowance a : allowances) {
                     live = live.with(a, heard.of(a));
                 }

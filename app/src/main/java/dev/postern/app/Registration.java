@@ -70,6 +70,15 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
         return new Registration<>(kind, executor, checks, true);
     }
 
+    /** A discovering kind's executor as the source of its tools; IllegalStateException when its factory built no source. */
+    static ToolSource toolSource(ActionExecutor<?> executor) {
+        if (!(executor instanceof ToolSource source)) {
+            throw new IllegalStateException("the executor for " + executor.permitType().getSimpleName()
+                    + " lists no tools (it is no ToolSource)");
+        }
+        return source;
+    }
+
     /** The dispatcher's slot for this kind: the executor built on the first permit. */
     Dispatcher.OnFirstUse<P> slot(GatewayConfig config, CredentialStore credentials, Surroundings around) {
         return Dispatcher.OnFirstUse.of(kind.permitType(), () -> executor.build(config, credentials, around));

@@ -138,8 +138,9 @@ class UpstreamGatewayTest {
         assertEquals(1, reached.size(), "only the allowed call reached the upstream: " + reached);
         assertTrue(reached.get(0).contains("\"hello\"") && !reached.get(0).contains("rm -rf"));
         List<JsonNode> actions = rows(journal.resolve("actions.jsonl"));
-        JsonNode intent = actions.stream().filter(r -> r.path("phase").asText("").equals("intent") || r.has("preview"))
-                .findFirst().orElseThrow(() -> new AssertionError(actions.toString()));
+        List<JsonNode> intents = actions.stream().filter(r -> r.path("kind").asText("").equals("intent")).toList();
+        assertEquals(1, intents.size(), "one permitted call, one intent row: " + actions);
+        JsonNode intent = intents.get(0);
         assertEquals("upstream", intent.get("action").textValue(), intent.toString());
         assertEquals("hostile__echo", intent.get("tool").textValue());
         assertEquals(echoPin, intent.get("pin").textValue());
@@ -174,7 +175,7 @@ class UpstreamGatewayTest {
             s.send(call(3, "noisy__echo", "{\"text\":\"through the noise\"}"));
             String line = s.nextLine();
             written.add(line);
-            assertTrue(line.contains("through the noise"), line);
+            assertTrue(line.contains("through the noise"), () -> line + "\n" + s.stderr.toString(StandardCharsets.UTF_8));
             written.addAll(s.rest());
         }
         for (String line : written) {
@@ -184,6 +185,31 @@ class UpstreamGatewayTest {
         String decisions = Files.readString(journal.resolve("decisions.jsonl"));
         assertTrue(decisions.contains("\"stage\":\"upstream\"") && decisions.contains("\"server\":\"noisy\""), decisions);
         assertFalse(decisions.contains(HostileUpstream.BANNER_MARKER), "the journal keeps the line's digest, never its content");
+    }
+
+    @Test
+    void anUpstreamsProgressReachesTheClientUnderItsOwnTokenBeforeTheAnswer() throws Exception {
+        List<String> command = HostileUpstream.command("clean");
+        String slowPin = pin(listed("hostile", command), "slow");
+        Policy policy = Policy.of(server("hostile", command, List.of(new UpstreamTool("slow", slowPin, false, Map.of()))));
+        try (LiveSession s = new LiveSession(dir.resolve("journal"), policy, 2, 8 << 20, List.of()).handshake()) {
+            s.send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"hostile__slow\","
+                    + "\"arguments\":{\"ms\":300},\"_meta\":{\"progressToken\":\"client-token-1\"}}}\n");
+            List<JsonNode> progress = new ArrayList<>();
+            JsonNode line = s.next();
+            while (!line.has("id")) {
+                if (line.path("method").asText("").equals("notifications/progress")) {
+                    progress.add(line);
+                }
+                line = s.next();
+            }
+            assertEquals(7, line.get("id").intValue(), line.toString());
+            assertFalse(progress.isEmpty(), "the upstream's progress was passed on before the answer");
+            for (JsonNode p : progress) {
+                assertEquals("client-token-1", p.get("params").get("progressToken").textValue(),
+                        "under the client's token, never the one Postern gave the upstream: " + p);
+            }
+        }
     }
 
     @Test

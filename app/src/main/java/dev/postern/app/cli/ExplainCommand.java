@@ -78,12 +78,12 @@ final class ExplainCommand implements Command {
         if (config.isEmpty()) {
             return ExitStatus.CONFIG_ERROR;
         }
-        return explain(config.get(), toolName, arguments, io.report());
+        return explain(config.get(), toolName, arguments, io.report(), io.stderr());
     }
 
-    static ExitStatus explain(GatewayConfig config, String toolName, String arguments, PrintStream out) {
+    static ExitStatus explain(GatewayConfig config, String toolName, String arguments, PrintStream out, PrintStream diagnostics) {
         // Upstream MCP servers are started and listed (no tool of theirs runs) so a call is judged against live definitions.
-        ToolCatalog catalog = Gateway.catalog(config).withLive(Gateway.listNow(config, System.err));
+        ToolCatalog catalog = Gateway.catalog(config).withLive(Gateway.listNow(config, diagnostics));
         Optional<Tool> tool = catalog.find(toolName);
         if (tool.isEmpty()) {
             out.println("INVALID: unknown tool \"" + toolName + "\"; this config offers "

@@ -87,7 +87,8 @@ final class Upstream {
     private int failures;
     private String downReason = "";
     private boolean closed;
-    private volatile Map<String, JsonObject> definitions = Map.of();
+    /** The pin of each tool the server lists now, by name: taken once per listing, compared on every call. */
+    private volatile Map<String, String> livePins = Map.of();
 
     /** Why the server cannot take a call now, in words fit for the agent. */
     static final class Unavailable extends Exception {
@@ -144,12 +145,12 @@ final class Upstream {
                     + " was starting; nothing was sent");
         }
         UpstreamTool tool = permit.tool();
-        JsonObject definition = definitions.get(tool.name());
-        if (definition == null) {
+        String livePin = livePins.get(tool.name());
+        if (livePin == null) {
             return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE, "upstream " + server.name()
                     + " no longer lists the tool; nothing was sent");
         }
-        if (!Pins.of(definition).equals(tool.pin())) {
+        if (!livePin.equals(tool.pin())) {
             return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE,
                     "the tool's definition changed since the call was allowed; nothing was sent");
         }
@@ -245,7 +246,7 @@ final class Upstream {
                     connection = c;
                     starting = null;
                     failures = 0;
-                    definitions = index(tools);
+                    livePins = pins(tools);
                 }
             }
             if (!ok) {
@@ -332,7 +333,7 @@ final class Upstream {
                 if (connection != c) {
                     return;
                 }
-                definitions = index(tools);
+                livePins = pins(tools);
             }
             listener.accept(server, new Listing.Listed(tools));
         } catch (Unavailable e) {
@@ -349,9 +350,9 @@ final class Upstream {
         }
     }
 
-    private static Map<String, JsonObject> index(List<JsonObject> tools) {
-        LinkedHashMap<String, JsonObject> byName = new LinkedHashMap<>();
-        tools.forEach(t -> byName.put(t.string("name").orElseThrow(), t));
+    private static Map<String, String> pins(List<JsonObject> tools) {
+        LinkedHashMap<String, String> byName = new LinkedHashMap<>();
+        tools.forEach(t -> byName.put(t.string("name").orElseThrow(), Pins.of(t)));
         return java.util.Collections.unmodifiableMap(byName);
     }
 

@@ -473,8 +473,7 @@ public final class McpServer {
     public String renderProgress(ProgressToken token, java.math.BigDecimal progress, Optional<java.math.BigDecimal> total,
             Optional<String> message) {
         ObjectNode params = JSON.objectNode();
-        params.set("progressToken", token.json().startsWith("\"") ? JSON.textNode(unquote(token.json()))
-                : JSON.numberNode(Long.parseLong(token.json())));
+        params.set("progressToken", token.value().deepCopy());
         params.put("progress", progress);
         total.ifPresent(t -> params.put("total", t));
         message.ifPresent(m -> params.put("message", m));
@@ -483,14 +482,6 @@ public final class McpServer {
         n.put("method", "notifications/progress");
         n.set("params", params);
         return n.toString();
-    }
-
-    private String unquote(String jsonString) {
-        try {
-            return json.parse(jsonString).textValue();
-        } catch (dev.postern.protocol.json.JsonSyntaxError e) {
-            throw new IllegalStateException("a progress token that was JSON is no longer", e);
-        }
     }
 
     /** The response line for a tool call the policy denied. */

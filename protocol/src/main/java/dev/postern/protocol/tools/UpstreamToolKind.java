@@ -96,11 +96,11 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         List<Tool> tools = new ArrayList<>();
         for (UpstreamServer server : policy.allowances(UpstreamServer.class)) {
             for (UpstreamTool allowed : server.tools()) {
-                if (offered(server, allowed, live).isEmpty()) {
-                    Optional<JsonValue.JsonObject> definition = definition(server, allowed, live);
+                if (whyWithheld(server, allowed, live).isPresent()) {
+                    Optional<UpstreamCallAction.LiveDefinition> heard = liveDefinition(definition(server, allowed, live));
                     ObjectNode anything = JSON.objectNode().put("type", "object");
                     tools.add(new Tool(UpstreamServer.exposedName(server.name(), allowed.name()), "", "", anything, Optional.empty(),
-                            JSON.objectNode(), args -> bind(server, allowed, definition, args)));
+                            JSON.objectNode(), args -> bind(server, allowed, heard, args)));
                 }
             }
         }
@@ -153,9 +153,10 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
             description = (description + ToolCatalog.WAITS_FOR_A_HUMAN.replace("Some calls (confirm in postern_targets) wait",
                     " Every call waits")).trim();
         }
-        Optional<JsonValue.JsonObject> pinned = Optional.of(definition);
+        // Pinned and declared arguments are taken once per catalog, not per call.
+        Optional<UpstreamCallAction.LiveDefinition> heard = liveDefinition(Optional.of(definition));
         return Optional.of(new Tool(UpstreamServer.exposedName(server.name(), allowed.name()), definition.string("title").orElse(""),
-                description, input, output, annotations, args -> bind(server, allowed, pinned, args)));
+                description, input, output, annotations, args -> bind(server, allowed, heard, args)));
     }
 
     private static Optional<JsonValue.JsonObject> definition(UpstreamServer server, UpstreamTool allowed, LiveTools live) {
@@ -163,11 +164,15 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         return listing instanceof LiveTools.Listing.Listed l ? l.tool(allowed.name()) : Optional.empty();
     }
 
-    private static Binding bind(UpstreamServer server, UpstreamTool allowed, Optional<JsonValue.JsonObject> definition, JsonNode args) {
+    private static Optional<UpstreamCallAction.LiveDefinition> liveDefinition(Optional<JsonValue.JsonObject> definition) {
+        return definition.map(d -> new UpstreamCallAction.LiveDefinition(Pins.of(d), declared(d)));
+    }
+
+    private static Binding bind(UpstreamServer server, UpstreamTool allowed, Optional<UpstreamCallAction.LiveDefinition> live,
+            JsonNode args) {
         if (!args.isObject()) {
             return new Binding.Invalid("", "the arguments must be an object");
         }
-        Optional<UpstreamCallAction.LiveDefinition> live = definition.map(d -> new UpstreamCallAction.LiveDefinition(Pins.of(d), declared(d)));
         return new Binding.ToAction(new UpstreamCallAction(server.name(), allowed.name(), JsonValues.object(args), live));
     }
 
