@@ -11,7 +11,16 @@ import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
 import dev.postern.fixtures.LocalPostgres;
 import dev.postern.fixtures.RecordingExecutor;
+import dev.postern.fixtures.upstream.HostileUpstream;
 import dev.postern.policy.AuthorizedHttpRequest;
+import dev.postern.policy.json.Pins;
+import dev.postern.policy.model.Allowance;
+import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.model.Policy;
+import dev.postern.policy.model.SqlDatabase;
+import dev.postern.policy.model.SshHost;
+import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.protocol.tools.ToolResults;
@@ -30,7 +39,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every failure code of every kind, triggered against real loopback servers (a fake HTTP service, a
  * raw socket that smuggles or hangs up, a MINA SSH server, a real PostgreSQL, a closed port, a wrong
- * host key, a bad password, a credential file others can read) through the gateway's own wiring and
+ * host key, a bad password, a credential file others can read) and upstream MCP servers that answer
+ * late, exit mid-call, break the result's shape or outgrow their cap, through the gateway's own wiring and
  * executors: the line the agent gets names no address, port, user, file path or Java class, and the
  * journal's outcome row keeps the operator's detail, with no credential value anywhere. The table
  * must cover {@link FailureCode#values()} for each kind, or say why a code cannot occur there.
@@ -60,10 +72,27 @@ class FailureTextTest {
     private static final Pattern QUALIFIED_CLASS = Pattern.compile("[a-z]+\\.[a-z]+\\.[A-Z]\\w*(Exception|Error)");
     private static final Pattern BARE_CLASS = Pattern.compile("\\w+Exception|\\b[A-Z][A-Za-z0-9]*Error\\b");
 
-    enum Kind { HTTP, SSH, SQL, ANY }
+    /** The registered kinds by their allowance type, and ANY for what every kind shares; a kind not here fails the completeness test. */
+    enum Kind {
+        HTTP(HttpTarget.class), SSH(SshHost.class), SQL(SqlDatabase.class), MCP(UpstreamServer.class), ANY(null);
+
+        final Class<? extends Allowance> allowance;
+
+        Kind(Class<? extends Allowance> allowance) {
+            this.allowance = allowance;
+        }
+
+        static List<Kind> registered() {
+            return Arrays.stream(values()).filter(k -> k != ANY).toList();
+        }
+    }
 
     /** One failure to trigger: the tool call's arguments, and what the operator's detail must mention. */
     record Case(Kind kind, FailureCode code, String name, String tool, String arguments, String detailHas) {
+        /** The config the case runs on: upstream servers have their own, so that no other case starts them. */
+        Path configFile() {
+            return kind == Kind.MCP ? mcpConfig : config;
+        }
     }
 
     /** Codes a kind cannot produce, each with the reason. */
@@ -89,6 +118,19 @@ class FailureTextTest {
                     FailureCode.UPSTREAM_PROTOCOL_ERROR, "the driver reports a broken protocol with SQLSTATE 08P01: CONNECT_FAILED",
                     FailureCode.EXECUTOR_FAILED, "only a driver error without SQLSTATE, which no real server produces on demand;"
                             + " the kind-neutral case covers a throwing executor"),
+            Kind.MCP, Map.ofEntries(
+                    Map.entry(FailureCode.HOST_KEY_REJECTED, "an upstream is a child process: no host keys"),
+                    Map.entry(FailureCode.ADDRESS_REFUSED, "an upstream is a child process: no address"),
+                    Map.entry(FailureCode.TLS_FAILED, "an upstream speaks over its stdio pipes: no TLS"),
+                    Map.entry(FailureCode.AUTH_FAILED, "an upstream's own refusal is its isError result, which the agent gets"),
+                    Map.entry(FailureCode.QUERY_FAILED, "an upstream runs no statements"),
+                    Map.entry(FailureCode.CONNECT_FAILED, "an upstream is started, not connected to: one that cannot start or"
+                            + " dies is UPSTREAM_UNAVAILABLE"),
+                    Map.entry(FailureCode.CREDENTIAL_UNAVAILABLE, "a server's credentials are read when it starts, before it lists"
+                            + " tools: its tools are withheld (a denial, mcp.unlisted) and check-config --deep names the credential"),
+                    Map.entry(FailureCode.EXECUTOR_FAILED, "an upstream's JSON-RPC error to a listed tool, which no server here gives on"
+                            + " demand (McpActionExecutorTest masks and bounds its message); the kind-neutral case covers a throwing"
+                            + " executor")),
             Kind.ANY, Map.of(
                     FailureCode.CANCELLED, "a cancelled call is not answered (notifications/cancelled suppresses it), except at the"
                             + " end-of-input grace (SessionFaultsTest); every CANCELLED text is a fixed sentence naming only the target"));
@@ -102,6 +144,7 @@ class FailureTextTest {
     private static ServerSocket raw;
     private static int closedPort;
     private static Path config;
+    private static Path mcpConfig;
     private static final List<String> forbidden = new ArrayList<>();
 
     @BeforeAll
@@ -196,6 +239,8 @@ class FailureTextTest {
                 """.formatted(key, openKey, sshPassword, wrongPassword, dbPassword, openDbPassword, openToken,
                 http.port(), closedPort, raw.getLocalPort(), ssh.port(), SSH_USER, knownHosts, pin, pg.port(), SQL_ROLE));
 
+        mcpConfig = upstreamConfig();
+
         forbidden.add("127.0.0.1");
         forbidden.add("localhost");
         forbidden.add(SSH_USER);
@@ -204,6 +249,41 @@ class FailureTextTest {
         forbidden.add("/tmp");
         forbidden.addAll(SECRETS);
         forbidden.add(ROW_SECRET);
+        // The upstream's argv: its program and class path are the operator's, never the agent's.
+        forbidden.add(HostileUpstream.command("clean").get(0));
+    }
+
+    /**
+     * Upstream servers, each a hostile upstream in one mode with its tools pinned to what it lists now:
+     * one that answers late (a 700 ms bound), one that exits mid-call, one whose result is no
+     * CallToolResult, one whose results are bigger than its 64-byte cap.
+     */
+    private static Path upstreamConfig() throws IOException {
+        List<String> clean = HostileUpstream.command("clean");
+        GatewayConfig probe = SessionHarness.config(dir.resolve("probe-journal"), Policy.of(new UpstreamServer("probe", clean,
+                dir.toString(), Map.of(), Duration.ofSeconds(20), Duration.ofSeconds(20), 1 << 20, List.of(), Optional.empty())), 2);
+        LiveTools.Listing listing = Gateway.listNow(probe, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .of(probe.policy().allowances(UpstreamServer.class).get(0));
+        if (!(listing instanceof LiveTools.Listing.Listed listed)) {
+            throw new AssertionError("the hostile upstream listed nothing: " + listing);
+        }
+        Map<String, String> pins = new java.util.HashMap<>();
+        listed.tools().forEach(t -> pins.put(t.string("name").orElseThrow(), Pins.of(t)));
+        StringBuilder servers = new StringBuilder();
+        servers.append(upstream("sluggish", clean, 700, 1 << 20, "slow", pins)).append(",\n")
+                .append(upstream("crashing", HostileUpstream.command("crash-mid-call"), 20_000, 1 << 20, "echo", pins)).append(",\n")
+                .append(upstream("misshapen", HostileUpstream.command("wrong-shape"), 20_000, 1 << 20, "echo", pins)).append(",\n")
+                .append(upstream("verbose", clean, 20_000, 64, "echo", pins));
+        Path file = dir.resolve("postern-mcp.json");
+        Files.writeString(file, "{ \"journal\": { \"directory\": \"journal\" },\n  \"mcp\": { \"servers\": [\n" + servers + " ] } }\n");
+        return file;
+    }
+
+    private static String upstream(String name, List<String> command, int timeoutMs, int maxResponseBytes, String tool,
+            Map<String, String> pins) throws IOException {
+        return "{ \"name\": \"" + name + "\", \"command\": " + JSON.writeValueAsString(command) + ", \"timeoutMs\": " + timeoutMs
+                + ", \"maxResponseBytes\": " + maxResponseBytes + ", \"tools\": [ { \"name\": \"" + tool + "\", \"pin\": \""
+                + pins.get(tool) + "\" } ] }";
     }
 
     @AfterAll
@@ -246,6 +326,10 @@ class FailureTextTest {
         cases.add(sqlCase(FailureCode.TLS_FAILED, "tls-db", "one", "SSL"));
         cases.add(sqlCase(FailureCode.AUTH_FAILED, "locked-db", "one", SQL_ROLE));
         cases.add(sqlCase(FailureCode.CREDENTIAL_UNAVAILABLE, "open-db", "one", dir.resolve("open-db-password").toString()));
+        cases.add(mcpCase(FailureCode.TIMEOUT, "sluggish__slow", "{\"ms\":8000}", "700 ms"));
+        cases.add(mcpCase(FailureCode.UPSTREAM_UNAVAILABLE, "crashing__echo", "{\"text\":\"hi\"}", "exited"));
+        cases.add(mcpCase(FailureCode.UPSTREAM_PROTOCOL_ERROR, "misshapen__echo", "{\"text\":\"hi\"}", "CallToolResult"));
+        cases.add(mcpCase(FailureCode.RESPONSE_TOO_LARGE, "verbose__echo", "{\"text\":\"" + "x".repeat(200) + "\"}", "cap of 64"));
         return cases;
     }
 
@@ -264,9 +348,20 @@ class FailureTextTest {
                 "{\"database\":\"" + database + "\",\"statement\":\"" + statement + "\"}", detailHas);
     }
 
+    private static Case mcpCase(FailureCode code, String tool, String arguments, String detailHas) {
+        return new Case(Kind.MCP, code, tool, tool, arguments, detailHas);
+    }
+
+    @Test
+    void theTableNamesEveryRegisteredKindAndNoOther() {
+        assertEquals(Gateway.kinds().all().stream().map(k -> k.allowanceType().getSimpleName()).sorted().toList(),
+                Kind.registered().stream().map(k -> k.allowance.getSimpleName()).sorted().toList(),
+                "a registered kind needs its cases and reasons here (Kind), and a kind here must be registered");
+    }
+
     @Test
     void everyFailureCodeOfEveryKindHasACaseOrASaidReasonItCannotOccur() {
-        Set<Kind> kinds = EnumSet.of(Kind.HTTP, Kind.SSH, Kind.SQL);
+        List<Kind> kinds = Kind.registered();
         List<String> missing = new ArrayList<>();
         // Refused by the gateway before any executor, the same for every kind: kindNeutral... proves them.
         Set<FailureCode> neutral = EnumSet.of(FailureCode.JOURNAL_UNAVAILABLE, FailureCode.RATE_LIMITED);
@@ -285,11 +380,12 @@ class FailureTextTest {
 
     @Test
     void everyExecutorFailureTellsTheAgentNoAddressPortUserPathOrClassAndTheJournalKeepsTheDetail() throws Exception {
-        GatewayConfig loaded = ConfigLoader.load(config);
+        Map<Path, GatewayConfig> loaded = new java.util.HashMap<>();
         List<String> problems = new ArrayList<>();
         int id = 2;
         for (Case c : cases()) {
-            Answer a = call(loaded, List.of(), c.tool(), c.arguments(), id++);
+            GatewayConfig on = loaded.computeIfAbsent(c.configFile(), FailureTextTest::load);
+            Answer a = call(on, List.of(), c.tool(), c.arguments(), id++);
             problems.addAll(check(c.code(), c.name(), a, c.detailHas()));
         }
         assertEquals(List.of(), problems, String.join("\n", problems));
@@ -330,6 +426,14 @@ class FailureTextTest {
                 session -> { });
         problems.addAll(agentProblems(FailureCode.JOURNAL_UNAVAILABLE, "failing journal", answerLine(out, 5)));
         assertEquals(List.of(), problems, String.join("\n", problems));
+    }
+
+    private static GatewayConfig load(Path file) {
+        try {
+            return ConfigLoader.load(file);
+        } catch (dev.postern.app.config.ConfigException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
     }
 
     /** What one call came to: the agent's whole response line, and the outcome row the journal wrote for it (or null). */
