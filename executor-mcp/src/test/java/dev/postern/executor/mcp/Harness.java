@@ -17,6 +17,7 @@ import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.JsonCodec;
 import dev.postern.policy.port.Secret;
 import dev.postern.policy.port.UpstreamReports;
+import dev.postern.protocol.json.StrictJsonCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ import java.util.function.BooleanSupplier;
 /** What the executor tests share: the fake's server config with pins, credentials, reports, listings, waiting. */
 final class Harness {
     static final String SECRET = "s3cret-token-value";
-    static final JsonCodec CODEC = new TestCodec();
+    static final JsonCodec CODEC = new StrictJsonCodec(16 * 1024 * 1024);
 
     /** One dropped line as the executor reported it. */
     record Report(String server, String reason, String sha256, long bytes) {
