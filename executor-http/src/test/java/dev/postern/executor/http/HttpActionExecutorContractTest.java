@@ -76,6 +76,11 @@ class HttpActionExecutorContractTest extends ActionExecutorContract<AuthorizedHt
     }
 
     @Override
+    protected OversizeOutput oversizeOutput() {
+        return OversizeOutput.CUT_AND_FLAGGED;
+    }
+
+    @Override
     protected AuthorizedHttpRequest secretEchoingPermit() {
         return get(target(Duration.ofSeconds(5), Optional.of(bearer(CREDENTIAL)), true), "/secret", "secret");
     }

@@ -121,6 +121,11 @@ class SqlActionExecutorContractTest extends ActionExecutorContract<AuthorizedSql
     }
 
     @Override
+    protected OversizeOutput oversizeOutput() {
+        return OversizeOutput.CUT_AND_FLAGGED;
+    }
+
+    @Override
     protected AuthorizedSqlStatement secretEchoingPermit() {
         return permit("echo", Map.of());
     }

@@ -96,6 +96,11 @@ class SshActionExecutorContractTest extends ActionExecutorContract<AuthorizedSsh
     }
 
     @Override
+    protected OversizeOutput oversizeOutput() {
+        return OversizeOutput.CUT_AND_FLAGGED;
+    }
+
+    @Override
     protected AuthorizedSshCommand secretEchoingPermit() {
         return run(host(Duration.ofSeconds(10), CREDENTIAL, knownHosts, Optional.empty()), "leak", null);
     }
