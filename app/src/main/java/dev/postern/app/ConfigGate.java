@@ -2,7 +2,11 @@ package dev.postern.app;
 
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.model.Policy;
+import dev.postern.protocol.mcp.CatalogRefused;
 import dev.postern.protocol.tools.ToolCatalog;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -25,13 +29,27 @@ import java.util.concurrent.CompletionException;
  * Thread-safe.
  */
 final class ConfigGate {
-    /** Thrown on the reading thread instead of serving a frame when the config turned out invalid. */
-    static final class Invalid extends RuntimeException {
+    /**
+     * Thrown on the reading thread instead of serving a frame when the config turned out invalid; the
+     * request it interrupted is answered with the message and the file's problems ({@code CONFIG_INVALID}).
+     */
+    static final class Invalid extends CatalogRefused {
         private static final long serialVersionUID = 1L;
 
-        Invalid(String message) {
-            super(message, null, false, false);
+        Invalid(String message, ObjectNode data) {
+            super(message, data);
         }
+    }
+
+    /** What a client is told of an invalid config beside the message: the file and each problem's pointer and expectation. */
+    static ObjectNode data(ConfigException e) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode();
+        data.put("file", e.file().toString());
+        ArrayNode problems = data.putArray("problems");
+        for (ConfigException.Problem p : e.problems()) {
+            problems.addObject().put("pointer", p.pointer() == null ? "" : p.pointer()).put("expected", p.expected());
+        }
+        return data;
     }
 
     private final CompletableFuture<ToolCatalog> ready = new CompletableFuture<>();
@@ -91,6 +109,14 @@ final class ConfigGate {
                     ? "postern: invalid configuration: " + cause.getMessage()
                     : "postern: cannot check the configuration: " + cause);
         }
+    }
+
+    /** Waits like {@link #problem()}; the refusal to end the session with when the config is invalid. */
+    Optional<Invalid> refusal() {
+        return problem().map(message -> {
+            Throwable cause = ready.handle((c, e) -> e instanceof CompletionException ce ? ce.getCause() : e).join();
+            return new Invalid(message, cause instanceof ConfigException c ? data(c) : JsonNodeFactory.instance.objectNode());
+        });
     }
 
     /** The catalog of a config {@link #problem()} found valid; waits like it. */

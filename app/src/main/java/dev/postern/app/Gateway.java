@@ -34,6 +34,7 @@ import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.SecretMask;
+import dev.postern.protocol.mcp.CatalogRefused;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.approval.RequestStateCodec;
@@ -109,6 +110,15 @@ public final class Gateway {
     }
 
     /**
+     * Runs {@code mcp-stdio} on a config that could not be loaded: the client's first request is
+     * answered with why ({@code CONFIG_INVALID}), and the status is {@link ExitStatus#CONFIG_ERROR}.
+     */
+    public static ExitStatus refuse(dev.postern.app.config.ConfigException invalid, InputStream in, OutputStream protocolOut,
+            PrintStream diagnostics) {
+        return ConfigRefusal.answer(invalid, in, protocolOut, diagnostics);
+    }
+
+    /**
      * Runs {@code mcp-stdio} on a built config whose schema validation is still to run: it runs in the
      * background while {@code initialize} is answered, and {@link ConfigGate} holds the first
      * {@code tools/list} or {@code tools/call} until it is done; an invalid config stops the process
@@ -139,10 +149,10 @@ public final class Gateway {
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
         // Every frame but the first initialize waits here for the config check; an invalid config ends the
-        // session on the reading thread before that frame is served (ConfigGate.Invalid, caught below).
+        // session on the reading thread before that frame is served, which is answered with why (ConfigGate.Invalid, a CatalogRefused, caught below).
         Supplier<ToolCatalog> checkedCatalog = () -> {
-            gate.problem().ifPresent(message -> {
-                throw new ConfigGate.Invalid(message);
+            gate.refusal().ifPresent(refused -> {
+                throw refused;
             });
             return gate.catalog();
         };
@@ -165,7 +175,7 @@ public final class Gateway {
                         });
                     });
             journal.sessionEnded(status.name());
-        } catch (ConfigGate.Invalid e) {
+        } catch (CatalogRefused e) {
             status = ExitStatus.CONFIG_ERROR;
         }
         // A session that ended after the initialize answer alone still ends with the config's verdict.

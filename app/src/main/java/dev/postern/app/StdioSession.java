@@ -7,6 +7,7 @@ import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.protocol.mcp.CatalogRefused;
 import dev.postern.protocol.jsonrpc.ErrorCode;
 import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.mcp.ClientFacts;
@@ -159,10 +160,12 @@ public final class StdioSession {
             diagnostics.println("postern: the session was interrupted; cancelling in-flight calls");
             cancelAll();
             return ExitStatus.INTERRUPTED;
-        } catch (ConfigGate.Invalid e) {
-            // Not a fault: the config failed its deferred check before this frame was served; Gateway.serve
-            // reports it and exits 4 (ConfigGate).
+        } catch (CatalogRefused e) {
+            // Not a fault: the config failed its deferred check before this frame was served; the frame is
+            // answered with why (McpServer), and Gateway.serve reports it and exits 4 (ConfigGate).
             cancelAll();
+            // A notification cannot be answered: the next request is, within a bound (ConfigRefusal).
+            e.answer().or(() -> ConfigRefusal.nextAnswer(reader, mcp, e, diagnostics)).ifPresent(this::closeWith);
             throw e;
         } catch (RuntimeException | Error e) {
             // No stack trace: stderr gets one line, stdout one error line, then the documented close.

@@ -33,16 +33,19 @@ final class ConfigArgument {
 
     /**
      * As {@link #withConfig}, but the config's JSON Schema validation is left to {@code then}
-     * (ConfigLoader.loadDeferringSchema): for mcp-stdio, which must run it before any tool is used.
+     * (ConfigLoader.loadDeferringSchema): for mcp-stdio, which must run it before any tool is used. A
+     * config that cannot be loaded goes to {@code invalid}, which reports it and returns the status.
      */
-    static ExitStatus withDeferredConfig(List<String> args, Command command, Io io, Function<ConfigLoader.Deferred, ExitStatus> then) {
+    static ExitStatus withDeferredConfig(List<String> args, Command command, Io io, Function<ConfigLoader.Deferred, ExitStatus> then,
+            Function<ConfigException, ExitStatus> invalid) {
         return file(args, command, io).map(f -> {
+            ConfigLoader.Deferred deferred;
             try {
-                return then.apply(ConfigLoader.loadDeferringSchema(Path.of(f)));
+                deferred = ConfigLoader.loadDeferringSchema(Path.of(f));
             } catch (ConfigException e) {
-                io.stderr().println("postern: invalid configuration: " + e.getMessage());
-                return ExitStatus.CONFIG_ERROR;
+                return invalid.apply(e);
             }
+            return then.apply(deferred);
         }).orElse(ExitStatus.USAGE);
     }
 

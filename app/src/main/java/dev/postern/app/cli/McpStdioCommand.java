@@ -36,13 +36,14 @@ final class McpStdioCommand implements Command {
 
     @Override
     public ExitStatus run(List<String> args, Io io) {
-        // The schema validation runs after the initialize answer, and before any tool (Gateway, ConfigGate).
+        // The schema validation runs after the initialize answer, and before any tool (Gateway, ConfigGate);
+        // a config that cannot be loaded at all is the answer to initialize (ConfigRefusal).
         return ConfigArgument.withDeferredConfig(args, this, io, deferred -> {
             GatewayConfig config = deferred.config();
             io.stderr().println(startLine(config));
             DeepReport.atStart(config, Gateway.kindChecks(), io.stderr());
             return Gateway.serve(deferred, io.stdin(), io.stdout(), io.stderr());
-        });
+        }, invalid -> Gateway.refuse(invalid, io.stdin(), io.stdout(), io.stderr()));
     }
 
     /**

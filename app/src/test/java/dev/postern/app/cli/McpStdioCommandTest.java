@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code postern mcp-stdio} through the CLI entry: a config that cannot be built starts nothing; one
- * that fails only its schema check (run after the initialize answer) stops the gateway before any
- * other frame is served.
+ * {@code postern mcp-stdio} through the CLI entry: a config that cannot be built starts nothing and
+ * answers the client's initialize with why; one that fails only its schema check (run after the
+ * initialize answer) answers the next request with why and stops the gateway before any tool is served.
  */
 class McpStdioCommandTest {
     private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
@@ -21,8 +21,21 @@ class McpStdioCommandTest {
     private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
     private static final String LIST = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n";
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
     @TempDir
     Path dir;
+
+    /** The line's CONFIG_INVALID error to request {@code id}: its message and data name the file and the pointer. */
+    private static void assertToldWhy(String line, int id, Path config, String pointer) throws Exception {
+        com.fasterxml.jackson.databind.JsonNode m = JSON.readTree(line);
+        assertEquals(id, m.path("id").asInt(-1), line);
+        assertEquals(-1004, m.path("error").path("code").asInt(), line);
+        String message = m.path("error").path("message").asText();
+        assertTrue(message.contains(config.toString()) && message.contains(pointer), line);
+        assertEquals(config.toString(), m.path("error").path("data").path("file").asText(), line);
+        assertTrue(m.path("error").path("data").path("problems").toString().contains(pointer), line);
+    }
 
     @Test
     void aConfigThatFailsItsSchemaCheckStopsTheGatewayAfterTheInitializeAnswerBeforeAnyTool() throws Exception {
@@ -32,11 +45,12 @@ class McpStdioCommandTest {
 
         CliRun run = CliRun.withStdin(CALL + INITIALIZED + LIST, "mcp-stdio", "--config", config.toString());
 
-        // The schema check runs after the initialize answer (start-up) and before any other frame is served.
+        // The schema check runs after the initialize answer (start-up); tools/list is answered with why, and no tool.
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
-        String out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(1, out.lines().count(), "only the initialize answer, no tools/list: " + run);
-        assertTrue(out.startsWith("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\""), run.toString());
+        java.util.List<String> out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals(2, out.size(), "the initialize answer and the error to tools/list: " + run);
+        assertTrue(out.get(0).startsWith("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\""), run.toString());
+        assertToldWhy(out.get(1), 2, config, "/http/targets/0/retries");
         assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0/retries"), run.err());
     }
 
@@ -53,39 +67,44 @@ class McpStdioCommandTest {
     }
 
     @Test
-    void aConfigThatFailsItsSchemaCheckAnswersNothingButAnInitialize() throws Exception {
+    void aConfigThatFailsItsSchemaCheckAnswersARequestBeforeInitializeWithWhyAndNoTool() throws Exception {
         Path config = dir.resolve("bad.json");
         Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"sesion\":{\"maxInFlight\":2}}");
 
         CliRun run = CliRun.withStdin(LIST, "mcp-stdio", "--config", config.toString());
 
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
-        assertEquals(0, run.stdout.size(), "no byte on the protocol stream: " + run);
+        java.util.List<String> out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, out.size(), "one line, the error, and no tool list: " + run);
+        assertToldWhy(out.get(0), 2, config, "sesion");
         assertTrue(run.err().contains("sesion"), run.err());
     }
 
     @Test
-    void aConfigThatCannotBeBuiltNeverStartsTheGateway() throws Exception {
+    void aConfigThatCannotBeBuiltAnswersInitializeWithWhyAndStartsNothing() throws Exception {
         Path config = dir.resolve("bad.json");
         Files.writeString(config, "{\"journal\":{\"directory\":\"./journal\"},\"http\":{\"targets\":[{\"name\":\"a\","
                 + "\"baseUrl\":\"ftp://127.0.0.1:9\",\"methods\":[\"GET\"],\"pathPrefixes\":[\"/\"]}]}}");
 
-        CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
+        CliRun run = CliRun.withStdin(INITIALIZED + CALL + LIST, "mcp-stdio", "--config", config.toString());
 
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
-        assertEquals(0, run.stdout.size(), "no byte on the protocol stream: " + run);
-        assertEquals(0, run.stdinReads.get(), "stdin is never read when the config cannot be built");
+        java.util.List<String> out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, out.size(), "the notification is skipped, initialize answered with why, nothing after: " + run);
+        assertToldWhy(out.get(0), 1, config, "/http/targets/0");
         assertFalse(Files.exists(dir.resolve("journal")), "the journal is never opened");
         assertTrue(run.err().contains(config.toString()) && run.err().contains("/http/targets/0"), run.err());
     }
 
     @Test
-    void aMissingConfigFileNeverStartsTheGateway() {
+    void aMissingConfigFileIsTheAnswerToInitialize() throws Exception {
         Path config = dir.resolve("absent.json");
         CliRun run = CliRun.withStdin(CALL, "mcp-stdio", "--config", config.toString());
         assertEquals(ExitStatus.CONFIG_ERROR, run.exit, run.toString());
-        assertEquals(0, run.stdout.size(), run.toString());
-        assertEquals(0, run.stdinReads.get());
+        java.util.List<String> out = run.stdout.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, out.size(), run.toString());
+        assertEquals(-1004, JSON.readTree(out.get(0)).path("error").path("code").asInt(), out.get(0));
+        assertTrue(out.get(0).contains(config.toString()), out.get(0));
         assertTrue(run.err().contains(config.toString()), run.err());
     }
 

@@ -19,7 +19,9 @@ public enum ErrorCode {
     /** A tool call before {@code notifications/initialized}. */
     NOT_READY(-1002),
     /** A second {@code initialize} on one connection. */
-    ALREADY_INITIALIZED(-1003);
+    ALREADY_INITIALIZED(-1003),
+    /** The gateway's config is invalid: the one answer of the session, naming the file, the pointer and the problem. */
+    CONFIG_INVALID(-1004);
 
     private final int code;
 

@@ -196,9 +196,32 @@ public final class McpServer {
         }
         // Only an initialize request is answered without the catalog: everything else waits for it.
         if (!(message instanceof Request r && r.method().equals("initialize"))) {
-            catalog.get();
+            try {
+                catalog.get();
+            } catch (CatalogRefused refused) {
+                // The session ends here; the request it interrupted is answered with why.
+                throw message instanceof Request request
+                        ? refused.answering(errorLine(request.id(), ErrorCode.CONFIG_INVALID, refused.getMessage(), refused.data()))
+                        : refused;
+            }
         }
         return dispatch(message, frame);
+    }
+
+    /**
+     * The answer to {@code frame} from a gateway whose config was refused before it could serve
+     * anything: a {@code CONFIG_INVALID} error for a request (initialize included), naming what
+     * {@code refused} names; nothing for a notification, a response or a line that is no JSON-RPC.
+     */
+    public Optional<String> refusal(Frame frame, CatalogRefused refused) {
+        try {
+            if (JsonRpcMessage.classify(json.parse(frame.text())) instanceof Request r) {
+                return Optional.of(errorLine(r.id(), ErrorCode.CONFIG_INVALID, refused.getMessage(), refused.data()));
+            }
+        } catch (JsonSyntaxError | JsonRpcMessage.InvalidRequest e) {
+            // Not a request: there is nothing to answer, and the process exits with the config's status.
+        }
+        return Optional.empty();
     }
 
     private Inbound dispatch(JsonRpcMessage message, Frame frame) {
