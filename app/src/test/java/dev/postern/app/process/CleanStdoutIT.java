@@ -77,13 +77,19 @@ class CleanStdoutIT {
     }
 
     @Test
-    void anInvalidConfigExitsFourWithEmptyStdoutAndNamesThePointer() throws Exception {
+    void anInvalidConfigExitsFourAndTellsTheClientWhyInOneCompleteLine() throws Exception {
         Path config = dir.resolve("postern.json");
         Files.writeString(config, "{ \"journal\": { \"directory\": \"j\" }, \"sesion\": { \"maxInFlight\": 2 } }");
         LauncherProcess p = LauncherProcess.run(List.of("mcp-stdio", "--config", config.toString()),
                 PING.getBytes(StandardCharsets.UTF_8), dir, Map.of());
 
-        assertEquals(0, p.stdout.length, "stdout must stay empty: " + p.describe());
+        List<JsonNode> lines = protocolOnly(p);
+        assertEquals(1, lines.size(), "one line, the answer to the ping: " + p.describe());
+        JsonNode error = lines.get(0).path("error");
+        assertEquals(1, lines.get(0).path("id").asInt(), p.describe());
+        assertEquals(-1004, error.path("code").asInt(), p.describe());
+        assertTrue(error.path("message").asText().contains("sesion") && error.path("data").path("file").asText().endsWith("postern.json"),
+                p.describe());
         assertEquals(4, p.exitStatus, p.describe());
         assertTrue(p.stderrText().contains("postern.json") && p.stderrText().contains("sesion"), p.describe());
     }
