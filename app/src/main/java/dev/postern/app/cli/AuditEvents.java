@@ -21,7 +21,9 @@ import java.util.Optional;
 final class AuditEvents {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final DateTimeFormatter TABLE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
-    private static final String TABLE_FORMAT = "%-19s  %-8s  %-12s  %-16s  %-20s  %s";
+    /** The RESULT column's width: the longest failure code ({@code CREDENTIAL_UNAVAILABLE}, 22) and its prefix fit whole. */
+    static final int RESULT_WIDTH = 26;
+    private static final String TABLE_FORMAT = "%-19s  %-8s  %-12s  %-16s  %-" + RESULT_WIDTH + "s  %s";
 
     static final String HEADER = String.format(TABLE_FORMAT, "TIME (UTC)", "SESSION", "TOOL", "TARGET", "RESULT", "WHAT");
 
@@ -120,7 +122,7 @@ final class AuditEvents {
     /** The event as one table line. */
     static String tableLine(Event e) {
         return String.format(TABLE_FORMAT, TABLE_TIME.format(e.time()), cell(text(e.row(), "session").orElse("-"), 8),
-                cell(e.tool(), 12), cell(e.target(), 16), cell(result(e), 20), clean(what(e), 400));
+                cell(e.tool(), 12), cell(e.target(), 16), cell(result(e), RESULT_WIDTH), clean(what(e), 400));
     }
 
     /** The event as one JSON object: its type, time, seq and file, and the rows (without their chain hash). */

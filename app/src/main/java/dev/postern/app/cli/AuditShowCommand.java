@@ -35,6 +35,7 @@ import java.util.regex.Pattern;
 final class AuditShowCommand {
     static final String HELP = String.join("\n",
             "usage: postern audit show DIR [--since T] [--until T] [--tool NAME] [--target NAME] [--denied] [--follow] [--json]",
+            "       postern audit show --config FILE [options]   (DIR is the config's journal.directory)",
             "",
             "Shows what the gateways that journal into DIR did: every action (its intent joined with",
             "its outcome), every denial and rejection, session and repair rows, in time order, across",
@@ -51,6 +52,8 @@ final class AuditShowCommand {
             "--follow               keep printing new rows as they are written (across rotation) until",
             "                       interrupted (Ctrl-C); an action is printed as 'running' when its intent",
             "                       is written, and again with its result when its outcome is",
+            "--config FILE          take DIR from the config's journal.directory (so does the environment",
+            "                       variable POSTERN_CONFIG when neither DIR nor --config is given)",
             "--json                 one JSON object per line: {type, time, seq, file, status, intent,",
             "                       outcome} for an action, {type, time, seq, file, row} otherwise",
             "",
@@ -58,7 +61,7 @@ final class AuditShowCommand {
             "",
             "Exit status 0 when the journals were read, 6 when DIR holds no journal or does not exist",
             "(--follow waits for the files of a directory that exists, not for the directory), 1 on a",
-            "usage error (DIR a file, not a directory).");
+            "usage error (DIR a file, not a directory), 4 when the config given instead is invalid.");
 
     private static final Pattern AGO = Pattern.compile("([0-9]{1,9})([smhd])");
     private static final int BLOCK = 4096;
@@ -85,12 +88,17 @@ final class AuditShowCommand {
         boolean follow;
         boolean json;
         try {
-            Options o = Options.parse(args, Set.of("--since", "--until", "--tool", "--target"), Set.of("--denied", "--follow", "--json"));
+            Options o = Options.parse(args, Set.of("--since", "--until", "--tool", "--target", "--config"),
+                    Set.of("--denied", "--follow", "--json"));
             List<String> words = o.positional();
-            if (words.size() != 1) {
-                throw new Options.UsageException(words.isEmpty() ? "missing journal directory" : "unexpected argument " + words.get(1));
+            if (words.size() > 1) {
+                throw new Options.UsageException("unexpected argument " + words.get(1));
             }
-            dir = JournalDirectoryArgument.parse(words.get(0));
+            Optional<Path> named = JournalDirectoryArgument.of(words.stream().findFirst(), o, System.getenv(), io);
+            if (named.isEmpty()) {
+                return ExitStatus.CONFIG_ERROR;
+            }
+            dir = named.get();
             absent = JournalDirectoryArgument.whyNoJournal(dir);
             filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"));
             follow = o.has("--follow");

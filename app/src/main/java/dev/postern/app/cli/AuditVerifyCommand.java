@@ -40,6 +40,8 @@ final class AuditVerifyCommand implements Command {
     public String help() {
         return String.join("\n",
                 "usage: postern audit verify DIR [--public-key FILE]",
+                "       postern audit verify --config FILE [--public-key FILE]   (DIR is the config's journal.directory;",
+                "                                            so is POSTERN_CONFIG's when neither is given)",
                 "       postern audit show DIR [options]   (see 'postern audit show --help')",
                 "",
                 "Verifies the hash chains of DIR's two journals, decisions and actions. Each journal is",
@@ -66,7 +68,8 @@ final class AuditVerifyCommand implements Command {
                 "",
                 "Exit status 0 when both chains are intact, 6 when one is broken, a checkpoint's signature",
                 "does not verify, a journal has no checkpoint (with --public-key), or DIR holds no journal or",
-                "does not exist (\"no journal here\"), 1 on a usage error (DIR a file, not a directory).");
+                "does not exist (\"no journal here\"), 1 on a usage error (DIR a file, not a directory), 4 when",
+                "the config given instead is invalid.");
     }
 
     @Override
@@ -83,16 +86,20 @@ final class AuditVerifyCommand implements Command {
         Optional<String> absent;
         Optional<PublicKey> key;
         try {
-            Options options = Options.parse(args, Set.of("--public-key"));
+            Options options = Options.parse(args, Set.of("--public-key", "--config"));
             List<String> words = options.positional();
             if (words.isEmpty() || !words.get(0).equals("verify")) {
                 throw new Options.UsageException(words.isEmpty() ? "missing subcommand 'verify' or 'show'"
                         : "unknown subcommand '" + words.get(0) + "'");
             }
-            if (words.size() != 2) {
-                throw new Options.UsageException(words.size() < 2 ? "missing journal directory" : "unexpected argument " + words.get(2));
+            if (words.size() > 2) {
+                throw new Options.UsageException("unexpected argument " + words.get(2));
             }
-            dir = JournalDirectoryArgument.parse(words.get(1));
+            Optional<Path> named = JournalDirectoryArgument.of(words.stream().skip(1).findFirst(), options, System.getenv(), io);
+            if (named.isEmpty()) {
+                return ExitStatus.CONFIG_ERROR;
+            }
+            dir = named.get();
             absent = JournalDirectoryArgument.whyNoJournal(dir);
             key = options.get("--public-key").isEmpty() ? Optional.empty() : Optional.of(publicKey(Path.of(options.get("--public-key").get())));
         } catch (Options.UsageException e) {

@@ -103,6 +103,49 @@ class AuditShowTest {
     }
 
     @Test
+    void theConfigNamesTheJournalForShowAndVerifyWhenNoDirectoryIsGiven() throws Exception {
+        writeADay();
+        Path config = Files.createDirectories(dir.resolve("cfg")).resolve("postern.json");
+        Files.writeString(config, "{ \"journal\": { \"directory\": \"" + dir + "\" } }");
+
+        CliRun shown = CliRun.of("audit", "show", "--config", config.toString());
+        assertEquals(ExitStatus.OK, shown.exit, shown.toString());
+        assertEquals(body(CliRun.of("audit", "show", dir.toString())), body(shown), "the config's journal.directory is the DIR");
+        CliRun verified = CliRun.of("audit", "verify", "--config=" + config);
+        assertEquals(ExitStatus.OK, verified.exit, verified.toString());
+        assertTrue(verified.out().contains("chain intact"), verified.toString());
+    }
+
+    @Test
+    void aDirectoryAndAConfigTogetherAreAUsageErrorAndAnInvalidConfigIsAConfigError() throws Exception {
+        Path config = dir.resolve("postern.json");
+        Files.writeString(config, "{ \"journal\": { \"directory\": \"j\" }, \"sesion\": {} }");
+
+        CliRun both = CliRun.of("audit", "show", dir.toString(), "--config", config.toString());
+        assertEquals(ExitStatus.USAGE, both.exit, both.toString());
+        assertTrue(both.err().contains("not both"), both.err());
+        CliRun invalid = CliRun.of("audit", "verify", "--config", config.toString());
+        assertEquals(ExitStatus.CONFIG_ERROR, invalid.exit, invalid.toString());
+        assertTrue(invalid.err().contains("sesion"), invalid.err());
+    }
+
+    @Test
+    void everyFailureCodeIsShownWholeInTheResultColumn() throws Exception {
+        try (FileAuditJournal journal = open(FileAuditJournal.DEFAULT_ROTATE_BYTES)) {
+            for (FailureCode code : FailureCode.values()) {
+                journal.outcome(journal.intent(SamplePermits.http("/v1/" + code.name().toLowerCase(java.util.Locale.ROOT)), FRAME),
+                        new ExecutionFailure(code, "it failed"));
+            }
+        }
+        List<String> rows = body(CliRun.of("audit", "show", dir.toString()));
+        assertEquals(FailureCode.values().length, rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            String code = FailureCode.values()[i].name();
+            assertTrue(rows.get(i).contains(" " + code + " "), "not cut: " + code + " in " + rows.get(i));
+        }
+    }
+
+    @Test
     void filtersSelectByToolTargetDenialAndTime() throws Exception {
         writeADay();
 
