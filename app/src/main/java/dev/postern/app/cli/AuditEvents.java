@@ -83,11 +83,17 @@ final class AuditEvents {
             if (!e.type().equals("action") && !e.type().equals("decision")) {
                 return !narrowed;
             }
-            if (deniedOnly && !e.type().equals("decision")) {
+            if (deniedOnly && (!e.type().equals("decision")
+                    || "approval".equals(text(e.row(), "stage").orElse("")) && !isApprovalRefusal(e.row()))) {
                 return false;
             }
             return tool.map(t -> t.equals(e.tool())).orElse(true) && target.map(t -> t.equals(e.target())).orElse(true);
         }
+    }
+
+    /** Whether an approval row is an answer that refused the action (denied, expired, invalid): a denial. */
+    static boolean isApprovalRefusal(JsonNode approvalRow) {
+        return text(approvalRow, "event").orElse("").equals("answered") && !text(approvalRow, "result").orElse("").equals("approved");
     }
 
     /** The time a row carries; {@code fallback} when it has none that parses. */
@@ -169,6 +175,13 @@ final class AuditEvents {
             case "decision": {
                 String stage = text(r, "stage").orElse("?");
                 String reason = text(r, "reason").orElse("?");
+                if (stage.equals("approval")) {
+                    // A step of a human approval, not a rejection: asked, or answered with its result.
+                    if (!isApprovalRefusal(r)) {
+                        return text(r, "event").orElse("?").equals("asked") ? "approval asked" : "approved";
+                    }
+                    return "denied " + text(r, "result").orElse("?");
+                }
                 if (stage.equals("policy")) {
                     return reason.equals("POLICY_DENIED") ? "denied" : "denied " + reason;
                 }
@@ -191,6 +204,12 @@ final class AuditEvents {
             }
             case "decision": {
                 StringBuilder b = new StringBuilder();
+                if ("approval".equals(text(r, "stage").orElse(""))) {
+                    b.append("rule ").append(text(r, "rule").orElse("?")).append(" via ").append(text(r, "channel").orElse("?"))
+                            .append(", action ").append(text(r, "digest").orElse("?"));
+                    text(r, "detail").ifPresent(d -> b.append(": ").append(d));
+                    return b.toString();
+                }
                 text(r, "refused").ifPresent(b::append);
                 text(r, "rule").ifPresent(rule -> b.append(b.length() > 0 ? "; " : "").append("rule ").append(rule));
                 if (!"policy".equals(text(r, "stage").orElse(""))) {

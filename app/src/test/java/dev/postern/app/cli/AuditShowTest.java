@@ -14,6 +14,7 @@ import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.SshExitOutcome;
+import dev.postern.policy.port.ApprovalRecord;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
 import java.io.ByteArrayInputStream;
@@ -127,6 +128,28 @@ class AuditShowTest {
         CliRun invalid = CliRun.of("audit", "verify", "--config", config.toString());
         assertEquals(ExitStatus.CONFIG_ERROR, invalid.exit, invalid.toString());
         assertTrue(invalid.err().contains("sesion"), invalid.err());
+    }
+
+    @Test
+    void approvalStepsReadAsAskedApprovedOrDeniedAndOnlyARefusalCountsAsADenial() throws Exception {
+        String digest = "sha256:" + "ab".repeat(32);
+        try (FileAuditJournal journal = open(FileAuditJournal.DEFAULT_ROTATE_BYTES)) {
+            journal.approval(ApprovalRecord.asked("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, FRAME));
+            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, "approved",
+                    "the human approved", FRAME));
+            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, "approval.denied",
+                    "the human declined", FRAME));
+        }
+        List<String> rows = body(CliRun.of("audit", "show", dir.toString()));
+        assertEquals(3, rows.size(), rows.toString());
+        assertTrue(rows.get(0).matches(".* approval asked +rule http.confirm via elicitation, action " + digest), rows.get(0));
+        assertTrue(rows.get(1).matches(".* approved +rule http.confirm via elicitation, action " + digest + ": the human approved"),
+                rows.get(1));
+        assertTrue(rows.get(2).matches(".* denied approval.denied +rule http.confirm .*: the human declined"), rows.get(2));
+        assertFalse(String.join("\n", rows).contains("rejected"), "an approval step is no rejection: " + rows);
+        List<String> denied = body(CliRun.of("audit", "show", dir.toString(), "--denied"));
+        assertEquals(1, denied.size(), "only the refusal is a denial: " + denied);
+        assertTrue(denied.get(0).contains("approval.denied"), denied.get(0));
     }
 
     @Test
