@@ -77,6 +77,29 @@ class SqlSeamTest {
     }
 
     @Test
+    void aCallThatFailsItsSchemaIsJournaledWithItsToolAndThePointerThatFailedNeverItsValues() throws Exception {
+        run(SessionHarness.INIT + SessionHarness.INITIALIZED
+                + call(2, "{\"database\":[\"secret-value-4f1\"],\"statement\":\"over\"}")
+                + call(4, "{\"database\":\"shop\",\"statement\":\"over\",\"args\":{\"secret-key-9a2\":[1]}}")
+                + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"sql_querry\",\"arguments\":{}}}\n");
+
+        List<JsonNode> rows = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve(FileAuditJournal.DECISIONS), StandardCharsets.UTF_8)) {
+            rows.add(JSON.readTree(line));
+        }
+        List<JsonNode> schema = rows.stream().filter(r -> "schema".equals(r.path("stage").asText())).toList();
+        assertEquals(2, schema.size(), rows.toString());
+        assertEquals("sql_query", schema.get(0).path("tool").asText(), schema.toString());
+        assertEquals("/database", schema.get(0).path("pointer").asText(), "a member the tool declares: " + schema);
+        assertEquals("sql_query", schema.get(1).path("tool").asText(), schema.toString());
+        assertFalse(schema.get(1).has("pointer"), "a key of the client's own is raw input, never journaled: " + schema);
+        assertFalse(rows.toString().contains("secret-key-9a2"), rows.toString());
+        JsonNode unknown = rows.stream().filter(r -> "mcp".equals(r.path("stage").asText())).findFirst().orElseThrow();
+        assertFalse(unknown.has("tool"), "a name no tool has is the client's raw input, kept only as the frame's digest: " + unknown);
+        assertFalse(rows.toString().contains("secret-value-4f1"), "no argument value in the decisions journal: " + rows);
+    }
+
+    @Test
     void badArgumentsNeverReachTheExecutorAndOneValidCallReachesItOnceWithExactValues() throws Exception {
         ExitStatus exit = run(SessionHarness.INIT + SessionHarness.INITIALIZED
                 + call(2, "{\"database\":\"shop\",\"statement\":\"over\",\"args\":{\"min\":1,\"status\":\"open' OR '1'='1\"}}")

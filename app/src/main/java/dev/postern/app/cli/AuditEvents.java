@@ -214,6 +214,7 @@ final class AuditEvents {
                 text(r, "rule").ifPresent(rule -> b.append(b.length() > 0 ? "; " : "").append("rule ").append(rule));
                 if (!"policy".equals(text(r, "stage").orElse(""))) {
                     text(r, "reason").ifPresent(reason -> b.append(b.length() > 0 ? "; " : "").append(reason));
+                    text(r, "pointer").ifPresent(pointer -> b.append(" at ").append(pointer.isEmpty() ? "the arguments" : pointer));
                 }
                 text(r, "detail").ifPresent(d -> b.append(b.length() > 0 ? ": " : "").append(d));
                 return b.toString();

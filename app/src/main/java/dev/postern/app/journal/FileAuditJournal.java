@@ -226,6 +226,9 @@ public final class FileAuditJournal implements AuditJournal {
             row.putNull("rule");
         }
         rejection.action().ifPresent(action -> rows.denial(action, row, redactArguments));
+        // A call refused before it was bound: the tool the client named and the pointer that failed, never a value.
+        rejection.tool().ifPresent(tool -> row.put("tool", tool));
+        rejection.pointer().ifPresent(pointer -> row.put("pointer", pointer));
         row.put("frame", rejection.frameSha256());
         try {
             decisions.append(masked(row), false);

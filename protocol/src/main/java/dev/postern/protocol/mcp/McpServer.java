@@ -442,12 +442,14 @@ public final class McpServer {
         ToolCatalog tools = catalog.get();
         Optional<Tool> tool = tools.find(name);
         if (tool.isEmpty()) {
+            // The name the client tried is its raw input: the journal keeps only the frame's fingerprint.
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown tool: " + name, Stage.MCP, frame);
         }
         Binding binding = tools.bind(tool.get(), arguments);
         if (binding instanceof Binding.Invalid invalid) {
             return new Inbound.Respond(resultLine(r.id(), ToolResults.invalidArguments(invalid)),
-                    Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)));
+                    Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)
+                            .ofTool(name, SchemaPointers.declared(invalid.pointer(), tool.get().inputSchema()))));
         }
         if (binding instanceof Binding.Answer answer) {
             return new Inbound.Respond(responses.result(r.id(), answer.fixed()), Optional.empty());
