@@ -285,7 +285,7 @@ class FailureTextTest {
 
     @Test
     void everyExecutorFailureTellsTheAgentNoAddressPortUserPathOrClassAndTheJournalKeepsTheDetail() throws Exception {
-        GatewayConfig loaded = ConfigLoader.load(config);
+        GatewayConfig loaded = Gateway.configLoader().load(config);
         List<String> problems = new ArrayList<>();
         int id = 2;
         for (Case c : cases()) {
@@ -297,7 +297,7 @@ class FailureTextTest {
 
     @Test
     void kindNeutralFailuresTellTheAgentNothingOfWhatTheOperatorIsTold() throws Exception {
-        GatewayConfig loaded = ConfigLoader.load(config);
+        GatewayConfig loaded = Gateway.configLoader().load(config);
         List<String> problems = new ArrayList<>();
         String arguments = "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/r/x\"}";
 

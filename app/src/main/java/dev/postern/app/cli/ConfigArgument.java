@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
@@ -33,12 +34,12 @@ final class ConfigArgument {
 
     /**
      * As {@link #withConfig}, but the config's JSON Schema validation is left to {@code then}
-     * (ConfigLoader.loadDeferringSchema): for mcp-stdio, which must run it before any tool is used.
+     * (ConfigLoader#loadDeferringSchema): for mcp-stdio, which must run it before any tool is used.
      */
     static ExitStatus withDeferredConfig(List<String> args, Command command, Io io, Function<ConfigLoader.Deferred, ExitStatus> then) {
         return file(args, command, io).map(f -> {
             try {
-                return then.apply(ConfigLoader.loadDeferringSchema(Path.of(f)));
+                return then.apply(Gateway.configLoader().loadDeferringSchema(Path.of(f)));
             } catch (ConfigException e) {
                 io.stderr().println("postern: invalid configuration: " + e.getMessage());
                 return ExitStatus.CONFIG_ERROR;
@@ -81,7 +82,7 @@ final class ConfigArgument {
 
     static Optional<GatewayConfig> load(String file, Io io) {
         try {
-            return Optional.of(ConfigLoader.load(Path.of(file)));
+            return Optional.of(Gateway.configLoader().load(Path.of(file)));
         } catch (ConfigException e) {
             io.stderr().println("postern: invalid configuration: " + e.getMessage());
             return Optional.empty();
