@@ -8,6 +8,10 @@ import dev.postern.app.check.SshHostCheck;
 import dev.postern.app.check.UpstreamServerCheck;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
+import dev.postern.app.config.HttpSection;
+import dev.postern.app.config.SqlSection;
+import dev.postern.app.config.SshSection;
+import dev.postern.app.config.UpstreamSection;
 import dev.postern.app.credentials.EnvironmentAndFileCredentialStore;
 import dev.postern.app.journal.ActionRows;
 import dev.postern.app.journal.ChainVerifier;
@@ -70,20 +74,22 @@ import java.util.function.Supplier;
 public final class Gateway {
 
     /**
-     * The registration point: one line per kind of effect, its protocol description, how its executor
-     * is built (on the kind's first permit, so a session that never calls SSH never starts an SSH client)
-     * and its deep checks. Everything that presents, routes or checks kinds (tools, results, journal,
-     * explain, check-config) reads this list.
+     * The registration point: one line per kind of effect, its protocol description, its config section
+     * (read into its allowances), how its executor is built (on the kind's first permit, so a session that
+     * never calls SSH never starts an SSH client) and its deep checks. Everything that reads, presents,
+     * routes or checks kinds (the config loader, tools, results, journal, explain, check-config) reads this list.
      */
-    @RegistrationPoint("one line: the kind, its executor factory and its deep checks")
+    @RegistrationPoint("one line: the kind, its config section, its executor factory and its deep checks")
     static final List<Registration<?>> KINDS = List.of(
-            Registration.of(new HttpRequestKind(), (config, credentials, around) -> new HttpActionExecutor(credentials), new HttpTargetCheck()),
+            Registration.of(new HttpRequestKind(), new HttpSection(), (config, credentials, around) -> new HttpActionExecutor(credentials),
+                    new HttpTargetCheck()),
             // As many SSH sessions per host as calls can run at once; more could never be used.
-            Registration.of(new SshExecKind(), (config, credentials, around) -> new SshActionExecutor(credentials, config.maxInFlight()),
-                    new SshHostCheck()),
-            Registration.of(new SqlQueryKind(), (config, credentials, around) -> new SqlActionExecutor(credentials), new SqlDatabaseCheck()),
+            Registration.of(new SshExecKind(), new SshSection(),
+                    (config, credentials, around) -> new SshActionExecutor(credentials, config.maxInFlight()), new SshHostCheck()),
+            Registration.of(new SqlQueryKind(), new SqlSection(), (config, credentials, around) -> new SqlActionExecutor(credentials),
+                    new SqlDatabaseCheck()),
             // One child process per upstream server, spoken to with the gateway's own strict JSON; it also lists their tools.
-            Registration.discovering(new UpstreamToolKind(), (config, credentials, around) -> new McpActionExecutor(
+            Registration.discovering(new UpstreamToolKind(), new UpstreamSection(), (config, credentials, around) -> new McpActionExecutor(
                     config.policy().allowances(UpstreamServer.class), credentials, new StrictJsonCodec(config.maxFrameBytes()),
                     around.reports(), around.diagnostics(), Version.current()),
                     new UpstreamServerCheck(config -> Gateway.listNow(config, System.err))));
@@ -91,12 +97,19 @@ public final class Gateway {
     private static final EffectKinds EFFECT_KINDS =
             new EffectKinds(KINDS.stream().<EffectKind<?, ?, ?>>map(Registration::kind).toList());
 
+    private static final ConfigLoader CONFIG_LOADER = ConfigLoader.of(KINDS.stream().map(Registration::section).toList());
+
     private Gateway() {
     }
 
     /** The registered kinds of effect, in registration order. */
     public static EffectKinds kinds() {
         return EFFECT_KINDS;
+    }
+
+    /** The config loader that reads every registered kind's section, in registration order. */
+    public static ConfigLoader configLoader() {
+        return CONFIG_LOADER;
     }
 
     /** The registered kinds' deep checks, in registration order, for {@code check-config --deep} and {@code mcp-stdio}'s start. */

@@ -6,6 +6,7 @@ import dev.postern.protocol.tools.StaticToolKind;
 
 import dev.postern.app.check.KindCheck;
 import dev.postern.app.config.GatewayConfig;
+import dev.postern.app.config.KindSection;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.CredentialStore;
@@ -13,13 +14,13 @@ import dev.postern.protocol.tools.EffectKind;
 import java.util.Objects;
 
 /**
- * One kind of effect as the composition root registers it: its protocol description, how to build
- * its executor from the config and the credential store (on the kind's first permit), and its part of
- * {@code check-config --deep} (its own {@link KindCheck}, or {@link KindCheck#none} said out loud).
- * Immutable.
+ * One kind of effect as the composition root registers it: its protocol description, the section of
+ * the config file it reads its allowances from ({@link KindSection}), how to build its executor from the
+ * config and the credential store (on the kind's first permit), and its part of {@code check-config --deep}
+ * (its own {@link KindCheck}, or {@link KindCheck#none} said out loud). Immutable.
  */
-public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor, KindCheck checks,
-        boolean toolSource) {
+public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind, KindSection<?> section, ExecutorFactory<P> executor,
+        KindCheck checks, boolean toolSource) {
 
     /** Builds one kind's executor. */
     @FunctionalInterface
@@ -40,6 +41,7 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
 
     public Registration {
         Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(section, "section");
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(checks, "checks");
         if (toolSource == kind instanceof StaticToolKind) {
@@ -48,6 +50,10 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
                     : "kind " + kind.toolName() + " has tools known only at run time: register it with Registration.discovering,"
                             + " so that its executor lists them");
         }
+        if (!section.allowanceType().equals(kind.allowanceType())) {
+            throw new IllegalArgumentException("the config section registered for " + kind.toolName() + " reads "
+                    + section.allowanceType().getSimpleName() + ", not its " + kind.allowanceType().getSimpleName());
+        }
         if (!checks.allowanceType().equals(kind.allowanceType())) {
             throw new IllegalArgumentException("the deep checks registered for " + kind.toolName() + " check "
                     + checks.allowanceType().getSimpleName() + ", not its " + kind.allowanceType().getSimpleName());
@@ -55,9 +61,9 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
     }
 
     /** A kind whose one tool the config fixes ({@link StaticToolKind}). */
-    public static <P extends AuthorizedAction> Registration<P> of(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor,
-            KindCheck checks) {
-        return new Registration<>(kind, executor, checks, false);
+    public static <P extends AuthorizedAction> Registration<P> of(EffectKind<?, P, ?> kind, KindSection<?> section,
+            ExecutorFactory<P> executor, KindCheck checks) {
+        return new Registration<>(kind, section, executor, checks, false);
     }
 
     /**
@@ -65,9 +71,9 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
      * (discovery and calls share one connection), built when the session starts serving rather than on
      * the first permit. A factory whose executor is no tool source fails the session's start.
      */
-    public static <P extends AuthorizedAction> Registration<P> discovering(EffectKind<?, P, ?> kind, ExecutorFactory<P> executor,
-            KindCheck checks) {
-        return new Registration<>(kind, executor, checks, true);
+    public static <P extends AuthorizedAction> Registration<P> discovering(EffectKind<?, P, ?> kind, KindSection<?> section,
+            ExecutorFactory<P> executor, KindCheck checks) {
+        return new Registration<>(kind, section, executor, checks, true);
     }
 
     /** A discovering kind's executor as the source of its tools; IllegalStateException when its factory built no source. */
@@ -94,6 +100,6 @@ public record Registration<P extends AuthorizedAction>(EffectKind<?, P, ?> kind,
         }
         @SuppressWarnings("unchecked") // the permit types were just compared
         ActionExecutor<P> typed = (ActionExecutor<P>) substitute;
-        return new Registration<>(kind, (config, credentials, around) -> typed, checks, toolSource);
+        return new Registration<>(kind, section, (config, credentials, around) -> typed, checks, toolSource);
     }
 }

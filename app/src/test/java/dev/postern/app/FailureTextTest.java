@@ -393,7 +393,7 @@ class FailureTextTest {
 
     @Test
     void kindNeutralFailuresTellTheAgentNothingOfWhatTheOperatorIsTold() throws Exception {
-        GatewayConfig loaded = ConfigLoader.load(config);
+        GatewayConfig loaded = Gateway.configLoader().load(config);
         List<String> problems = new ArrayList<>();
         String arguments = "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/r/x\"}";
 
@@ -430,7 +430,7 @@ class FailureTextTest {
 
     private static GatewayConfig load(Path file) {
         try {
-            return ConfigLoader.load(file);
+            return Gateway.configLoader().load(file);
         } catch (dev.postern.app.config.ConfigException e) {
             throw new AssertionError(e.getMessage(), e);
         }

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.app.check.HttpTargetCheck;
 import dev.postern.app.check.KindCheck;
+import dev.postern.app.check.SqlDatabaseCheck;
+import dev.postern.app.config.HttpSection;
+import dev.postern.app.config.SqlSection;
 import dev.postern.executor.sql.SqlActionExecutor;
 
 import dev.postern.policy.AuthorizedAction;
@@ -95,13 +98,26 @@ class RegisteredKindsTest {
     void aRegistrationWithoutDeepChecksOrWithAnotherKindsIsRefused() {
         Registration.ExecutorFactory<AuthorizedSqlStatement> typed = (config, credentials, around) -> new SqlActionExecutor(credentials);
 
-        NullPointerException missing = assertThrows(NullPointerException.class, () -> Registration.of(new SqlQueryKind(), typed, null));
+        NullPointerException missing = assertThrows(NullPointerException.class,
+                () -> Registration.of(new SqlQueryKind(), new SqlSection(), typed, null));
         assertEquals("checks", missing.getMessage());
         IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
-                () -> Registration.of(new SqlQueryKind(), typed, new HttpTargetCheck()));
+                () -> Registration.of(new SqlQueryKind(), new SqlSection(), typed, new HttpTargetCheck()));
         assertEquals("the deep checks registered for sql_query check HttpTarget, not its SqlDatabase", wrong.getMessage());
         assertEquals(KindCheck.none(SqlDatabase.class),
-                Registration.of(new SqlQueryKind(), typed, KindCheck.none(SqlDatabase.class)).checks());
+                Registration.of(new SqlQueryKind(), new SqlSection(), typed, KindCheck.none(SqlDatabase.class)).checks());
+    }
+
+    @Test
+    void aRegistrationWithoutAConfigSectionOrWithAnotherKindsIsRefused() {
+        Registration.ExecutorFactory<AuthorizedSqlStatement> typed = (config, credentials, around) -> new SqlActionExecutor(credentials);
+
+        NullPointerException missing = assertThrows(NullPointerException.class,
+                () -> Registration.of(new SqlQueryKind(), null, typed, new SqlDatabaseCheck()));
+        assertEquals("section", missing.getMessage());
+        IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+                () -> Registration.of(new SqlQueryKind(), new HttpSection(), typed, new SqlDatabaseCheck()));
+        assertEquals("the config section registered for sql_query reads HttpTarget, not its SqlDatabase", wrong.getMessage());
     }
 
     private static void assertSameTypes(Class<?> sealed, Function<EffectKind<?, ?, ?>, Class<?>> type) {

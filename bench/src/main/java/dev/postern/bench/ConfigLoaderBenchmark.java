@@ -1,7 +1,7 @@
 package dev.postern.bench;
 
 import dev.postern.app.config.ConfigException;
-import dev.postern.app.config.ConfigLoader;
+import dev.postern.app.Gateway;
 import dev.postern.app.config.GatewayConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,11 +43,11 @@ public class ConfigLoaderBenchmark {
 
     @Benchmark
     public GatewayConfig load() throws ConfigException {
-        return ConfigLoader.load(config);
+        return Gateway.configLoader().load(config);
     }
 
     @Benchmark
     public GatewayConfig loadDeferringSchema() throws ConfigException {
-        return ConfigLoader.loadDeferringSchema(config).config();
+        return Gateway.configLoader().loadDeferringSchema(config).config();
     }
 }

@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
@@ -33,7 +34,7 @@ final class ConfigArgument {
 
     /**
      * As {@link #withConfig}, but the config's JSON Schema validation is left to {@code then}
-     * (ConfigLoader.loadDeferringSchema): for mcp-stdio, which must run it before any tool is used. A
+     * (ConfigLoader#loadDeferringSchema): for mcp-stdio, which must run it before any tool is used. A
      * config that cannot be loaded goes to {@code invalid}, which reports it and returns the status.
      */
     static ExitStatus withDeferredConfig(List<String> args, Command command, Io io, Function<ConfigLoader.Deferred, ExitStatus> then,
@@ -41,7 +42,7 @@ final class ConfigArgument {
         return file(args, command, io).map(f -> {
             ConfigLoader.Deferred deferred;
             try {
-                deferred = ConfigLoader.loadDeferringSchema(Path.of(f));
+                deferred = Gateway.configLoader().loadDeferringSchema(Path.of(f));
             } catch (ConfigException e) {
                 return invalid.apply(e);
             }
@@ -84,7 +85,7 @@ final class ConfigArgument {
 
     static Optional<GatewayConfig> load(String file, Io io) {
         try {
-            return Optional.of(ConfigLoader.load(Path.of(file)));
+            return Optional.of(Gateway.configLoader().load(Path.of(file)));
         } catch (ConfigException e) {
             io.stderr().println("postern: invalid configuration: " + e.getMessage());
             return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
 import dev.postern.app.check.SshProbeLogging;
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
@@ -69,7 +70,7 @@ final class TrustHostCommand implements Command {
         }
         ConfigLoader.ForTrustHost loaded;
         try {
-            loaded = ConfigLoader.loadForTrustHost(Path.of(file), hostName);
+            loaded = Gateway.configLoader().loadForTrustHost(Path.of(file), hostName);
         } catch (ConfigException e) {
             io.stderr().println("postern: invalid configuration: " + e.getMessage());
             return ExitStatus.CONFIG_ERROR;

@@ -5,22 +5,9 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.postern.policy.RegistrationPoint;
+import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.CredentialRef;
-import dev.postern.policy.model.ForbiddenHeaders;
-import dev.postern.policy.model.HttpAuth;
-import dev.postern.policy.model.HttpTarget;
-import dev.postern.policy.model.Origin;
-import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
-import dev.postern.policy.model.RateLimit;
-import dev.postern.policy.model.SshAuth;
-import dev.postern.policy.model.SshCommandSpec;
-import dev.postern.policy.model.SshHost;
-import dev.postern.policy.model.SqlDatabase;
-import dev.postern.policy.model.SqlStatementSpec;
-import dev.postern.policy.model.TrustStore;
-import dev.postern.policy.model.UpstreamServer;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
 import dev.postern.protocol.tools.SchemaErrors;
@@ -29,43 +16,68 @@ import dev.postern.transport.StrictUtf8;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads a configuration file (DESIGN §4): strict JSON, validated against the schema that ships in
  * the jar, then every reference checked and every record built, so the kernel's own checks run
- * too. Relative paths resolve against the file's directory. Stateless; thread-safe.
+ * too. Relative paths resolve against the file's directory. The gateway reads its own members
+ * ({@link #GATEWAY_MEMBERS}); each kind's member is read by that kind's {@link KindSection}, the
+ * sections the registration lines name, in registration order. Immutable; thread-safe.
  */
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
+    /** The top-level members of the config file the gateway reads itself; every other member is one kind's section. */
+    public static final List<String> GATEWAY_MEMBERS = List.of("$schema", "session", "journal", "credentials");
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-    static final int DEFAULT_STRING_PARAM_LENGTH = ConfigDefaults.STRING_PARAM_MAX_LENGTH;
 
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
     private static final String NOT_A_CREDENTIAL_NAME =
             "the name of a credential defined under /credentials, never the secret itself (the value is not shown)";
 
-    private ConfigLoader() {
+    private final List<KindSection<?>> sections;
+
+    private ConfigLoader(List<KindSection<?>> sections) {
+        this.sections = List.copyOf(sections);
+        Set<String> members = new HashSet<>(GATEWAY_MEMBERS);
+        Set<Class<?>> types = new HashSet<>();
+        for (KindSection<?> section : this.sections) {
+            if (!members.add(section.member())) {
+                throw new IllegalArgumentException("the config member \"" + section.member() + "\" of " + section.pointer()
+                        + " already has a reader (" + (GATEWAY_MEMBERS.contains(section.member()) ? "the gateway" : "another kind") + ")");
+            }
+            if (!types.add(section.allowanceType())) {
+                throw new IllegalArgumentException("two sections read " + section.allowanceType().getSimpleName() + " allowances");
+            }
+        }
+    }
+
+    /** A loader reading each kind's member with its section, in this order; two sections may not share a member or an allowance type. */
+    public static ConfigLoader of(List<? extends KindSection<?>> sections) {
+        return new ConfigLoader(List.copyOf(Objects.requireNonNull(sections, "sections")));
+    }
+
+    /** The kinds' sections, in the order their allowances enter the policy. */
+    public List<KindSection<?>> sections() {
+        return sections;
     }
 
     /** Loads and fully validates a config file: schema first, then the rules the schema cannot say. */
-    public static GatewayConfig load(Path file) throws ConfigException {
-        return load(file, Set.of()).config();
+    public GatewayConfig load(Path file) throws ConfigException {
+        return parsed(file).validated().build(sections);
     }
 
     /**
@@ -74,9 +86,15 @@ public final class ConfigLoader {
      * (the pin trust-host exists to produce). Such a host is left out of the policy and returned as
      * an endpoint only; every other host still needs its pin.
      */
-    public static ForTrustHost loadForTrustHost(Path file, String hostName) throws ConfigException {
-        Loaded loaded = load(file, Set.of(hostName));
-        return new ForTrustHost(loaded.config(), loaded.unpinned().stream().filter(h -> h.name().equals(hostName)).findFirst());
+    public ForTrustHost loadForTrustHost(Path file, String hostName) throws ConfigException {
+        SshSection lenient = SshSection.lettingUnpinned(hostName);
+        List<KindSection<?>> replaced = sections.stream()
+                .<KindSection<?>>map(s -> s.pointer().equals(lenient.pointer()) ? lenient : s).toList();
+        if (replaced.equals(sections)) {
+            throw new IllegalStateException("no registered section reads " + lenient.pointer());
+        }
+        Parsed parsed = parsed(file).validated();
+        return new ForTrustHost(parsed.build(replaced), lenient.unpinned(parsed.root()));
     }
 
     /** A config loaded for trust-host, and the named host when it has no pin yet. */
@@ -87,15 +105,22 @@ public final class ConfigLoader {
     public record UnpinnedHost(String name, String address, int port, Duration timeout) {
     }
 
-    private record Loaded(GatewayConfig config, List<UnpinnedHost> unpinned) {
+    /** A file read and parsed, not yet built: its absolute path, its tree and the SHA-256 of its bytes. */
+    private record Parsed(Path abs, JsonNode root, String sha256) {
+        Parsed validated() throws ConfigException {
+            validateSchema(abs, root);
+            return this;
+        }
+
+        GatewayConfig build(List<KindSection<?>> sections) throws ConfigException {
+            return ConfigLoader.build(abs, root, sha256, sections);
+        }
     }
 
-    private static Loaded load(Path file, Set<String> mayLackPin) throws ConfigException {
+    private static Parsed parsed(Path file) throws ConfigException {
         Path abs = file.toAbsolutePath().normalize();
         byte[] bytes = read(abs);
-        JsonNode root = parse(abs, bytes);
-        validateSchema(abs, root);
-        return build(abs, root, Sha256.of(bytes), mayLackPin);
+        return new Parsed(abs, parse(abs, bytes), Sha256.of(bytes));
     }
 
     /**
@@ -105,18 +130,16 @@ public final class ConfigLoader {
      * before anything uses the config for a tool (see {@code dev.postern.app.ConfigGate}). A file that
      * cannot be built is validated at once, so its error is the same as {@link #load}'s.
      */
-    public static Deferred loadDeferringSchema(Path file) throws ConfigException {
-        Path abs = file.toAbsolutePath().normalize();
-        byte[] bytes = read(abs);
-        JsonNode root = parse(abs, bytes);
+    public Deferred loadDeferringSchema(Path file) throws ConfigException {
+        Parsed parsed = parsed(file);
         GatewayConfig config;
         try {
-            config = build(abs, root, Sha256.of(bytes), Set.of()).config();
+            config = parsed.build(sections);
         } catch (ConfigException | RuntimeException e) {
-            validateSchema(abs, root);
+            parsed.validated();
             throw e;
         }
-        return new Deferred(config, () -> validateSchema(abs, root));
+        return new Deferred(config, () -> validateSchema(parsed.abs(), parsed.root()));
     }
 
     /** A built config whose JSON Schema validation is still to run; the tree it checks is not changed after building. */
@@ -148,9 +171,9 @@ public final class ConfigLoader {
         static final Schema SCHEMA = loadSchema();
     }
 
-    @RegistrationPoint("the kind's config section, read into its allowances")
-    private static Loaded build(Path abs, JsonNode root, String fileSha256, Set<String> mayLackPin) throws ConfigException {
-        refuseHomeRelativePaths(abs, root);
+    private static GatewayConfig build(Path abs, JsonNode root, String fileSha256, List<KindSection<?>> sections)
+            throws ConfigException {
+        refuseHomeRelativePaths(abs, root, sections);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
         root.path("credentials").fields().forEachRemaining(e -> {
@@ -159,35 +182,14 @@ public final class ConfigLoader {
                     ? new CredentialSource.Env(v.get("env").textValue())
                     : new CredentialSource.File(dir.resolve(v.get("file").textValue()).normalize()));
         });
-        List<HttpTarget> targets = new ArrayList<>();
-        JsonNode ts = root.path("http").path("targets");
-        for (int i = 0; i < ts.size(); i++) {
-            targets.add(httpTarget(abs, dir, "/http/targets/" + i, ts.get(i), credentials));
+        KindSection.Reading reading = new KindSection.Reading(abs, dir, credentials);
+        List<Allowance> allowances = new ArrayList<>();
+        for (KindSection<?> section : sections) {
+            allowances.addAll(section.read(reading, root.at(section.pointer())));
         }
-        List<SshHost> hosts = new ArrayList<>();
-        List<UnpinnedHost> unpinned = new ArrayList<>();
-        JsonNode hs = root.path("ssh").path("hosts");
-        for (int i = 0; i < hs.size(); i++) {
-            JsonNode h = hs.get(i);
-            if (mayLackPin.contains(h.get("name").textValue()) && !h.has("knownHosts") && !h.has("hostKeyFingerprint")) {
-                // No host is built (it has no pin), but its credentials and commands are checked as for any host.
-                sshAuth(abs, "/ssh/hosts/" + i, h, credentials);
-                commands(abs, "/ssh/hosts/" + i, h);
-                unpinned.add(new UnpinnedHost(h.get("name").textValue(), h.get("address").textValue(), h.path("port").asInt(ConfigDefaults.SSH_PORT),
-                        Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS))));
-            } else {
-                hosts.add(sshHost(abs, dir, "/ssh/hosts/" + i, h, credentials));
-            }
-        }
-        List<SqlDatabase> databases = new ArrayList<>();
-        JsonNode ds = root.path("sql").path("databases");
-        for (int i = 0; i < ds.size(); i++) {
-            databases.add(sqlDatabase(abs, dir, "/sql/databases/" + i, ds.get(i), credentials));
-        }
-        List<UpstreamServer> upstreams = UpstreamSection.read(abs, dir, root, credentials);
         Policy policy;
         try {
-            policy = Policy.of(targets, hosts, databases, upstreams);
+            policy = new Policy(allowances);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(abs, "", e.getMessage());
         }
@@ -196,7 +198,7 @@ public final class ConfigLoader {
         Optional<CredentialRef> signingKey = journal.has("signingKey")
                 ? Optional.of(credential(abs, "/journal/signingKey", journal.get("signingKey"), credentials))
                 : Optional.empty();
-        return new Loaded(new GatewayConfig(abs, policy,
+        return new GatewayConfig(abs, policy,
                 session.path("maxFrameBytes").asInt(GatewayConfig.DEFAULT_MAX_FRAME_BYTES),
                 session.path("maxInFlight").asInt(GatewayConfig.DEFAULT_MAX_IN_FLIGHT),
                 dir.resolve(journal.path("directory").textValue()).normalize(),
@@ -205,34 +207,27 @@ public final class ConfigLoader {
                 signingKey,
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
                 fileSha256,
-                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS))), unpinned);
+                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)));
     }
 
     /**
      * A path field that starts with {@code ~} is refused, every one listed: the JVM does not expand
      * it (it would name a directory called "~" beside the config), and the gateway may run as
-     * another user whose home is not the operator's, so Postern does not guess.
+     * another user whose home is not the operator's, so Postern does not guess. The gateway's own
+     * fields first, then each section's {@link KindSection#pathFields()}, entry by entry.
      */
-    private static void refuseHomeRelativePaths(Path file, JsonNode root) throws ConfigException {
+    private static void refuseHomeRelativePaths(Path file, JsonNode root, List<KindSection<?>> sections) throws ConfigException {
         List<ConfigException.Problem> problems = new ArrayList<>();
         refuseHomeRelative(problems, "/journal/directory", root.path("journal").path("directory"));
         root.path("credentials").fields().forEachRemaining(e ->
                 refuseHomeRelative(problems, "/credentials/" + e.getKey() + "/file", e.getValue().path("file")));
-        JsonNode ts = root.path("http").path("targets");
-        for (int i = 0; i < ts.size(); i++) {
-            refuseHomeRelative(problems, "/http/targets/" + i + "/trustStore/file", ts.get(i).path("trustStore").path("file"));
-        }
-        JsonNode hs = root.path("ssh").path("hosts");
-        for (int i = 0; i < hs.size(); i++) {
-            refuseHomeRelative(problems, "/ssh/hosts/" + i + "/knownHosts", hs.get(i).path("knownHosts"));
-        }
-        JsonNode ds = root.path("sql").path("databases");
-        for (int i = 0; i < ds.size(); i++) {
-            refuseHomeRelative(problems, "/sql/databases/" + i + "/tls/caFile", ds.get(i).path("tls").path("caFile"));
-        }
-        JsonNode us = root.path("mcp").path("servers");
-        for (int i = 0; i < us.size(); i++) {
-            refuseHomeRelative(problems, UpstreamSection.POINTER + i + "/cwd", us.get(i).path("cwd"));
+        for (KindSection<?> section : sections) {
+            JsonNode entries = root.at(section.pointer());
+            for (int i = 0; i < entries.size(); i++) {
+                for (String field : section.pathFields()) {
+                    refuseHomeRelative(problems, section.pointer() + "/" + i + field, entries.get(i).at(field));
+                }
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(file, problems);
@@ -285,260 +280,6 @@ public final class ConfigLoader {
         return before + " (the offending text is not shown)";
     }
 
-    private static HttpTarget httpTarget(Path file, Path dir, String at, JsonNode t,
-                                         Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
-        Origin origin;
-        try {
-            origin = Origin.parseBaseUrl(t.get("baseUrl").textValue());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at + "/baseUrl", e.getMessage());
-        }
-        Optional<HttpAuth> auth = Optional.empty();
-        if (t.has("auth")) {
-            JsonNode a = t.get("auth");
-            CredentialRef ref = credential(file, at + "/auth/credential", a.get("credential"), credentials);
-            HttpAuth.Scheme scheme = HttpAuth.Scheme.valueOf(a.get("scheme").textValue().toUpperCase(Locale.ROOT));
-            Optional<String> header = Optional.ofNullable(a.get("header")).map(JsonNode::textValue);
-            try {
-                auth = Optional.of(new HttpAuth(ref, scheme, header));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(file, at + "/auth", e.getMessage());
-            }
-        }
-        Optional<TrustStore> trustStore = Optional.empty();
-        if (t.has("trustStore")) {
-            trustStore = Optional.of(trustStore(file, dir, at + "/trustStore", t.get("trustStore"), credentials));
-        }
-        List<String> headers = strings(t.path("headers"));
-        for (int i = 0; i < headers.size(); i++) {
-            if (ForbiddenHeaders.contains(headers.get(i))) {
-                // Listing one is an operator mistake: every call setting it would be denied anyway.
-                throw new ConfigException(file, at + "/headers/" + i, "a header the agent may set, but "
-                        + headers.get(i) + " is always set by Postern and never by the agent; remove it");
-            }
-        }
-        List<String> methods = strings(t.get("methods"));
-        List<String> confirm = strings(t.path("confirm"));
-        for (int i = 0; i < confirm.size(); i++) {
-            if (!methods.contains(confirm.get(i))) {
-                throw new ConfigException(file, at + "/confirm/" + i, "one of the target's methods " + methods
-                        + " (a method the target does not allow needs no approval), but " + confirm.get(i) + " is not");
-            }
-        }
-        HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
-                t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
-        try {
-            return new HttpTarget(
-                    t.get("name").textValue(),
-                    origin,
-                    new LinkedHashSet<>(strings(t.get("methods"))),
-                    strings(t.get("pathPrefixes")),
-                    new LinkedHashSet<>(headers),
-                    auth,
-                    Duration.ofMillis(t.path("timeoutMs").asLong(ConfigDefaults.HTTP_TIMEOUT_MS)),
-                    t.path("maxResponseBytes").asLong(ConfigDefaults.HTTP_MAX_RESPONSE_BYTES),
-                    t.path("allowPrivateAddresses").asBoolean(ConfigDefaults.HTTP_ALLOW_PRIVATE_ADDRESSES),
-                    trustStore,
-                    onOversize,
-                    new LinkedHashSet<>(confirm),
-                    rateLimit(t));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    /**
-     * A target's trust store: the file must exist now (so check-config catches a wrong path), and a
-     * password names a credential (see {@link #credential}).
-     */
-    private static TrustStore trustStore(Path file, Path dir, String at, JsonNode s,
-                                         Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
-        Path store = dir.resolve(s.get("file").textValue()).normalize();
-        if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
-            throw new ConfigException(file, at + "/file", "a readable trust store file, but " + store + " is not one");
-        }
-        TrustStore.Type type = TrustStore.Type.valueOf(s.path("type").asText(ConfigDefaults.TRUST_STORE_TYPE));
-        Optional<CredentialRef> password = s.has("password")
-                ? Optional.of(credential(file, at + "/password", s.get("password"), credentials))
-                : Optional.empty();
-        try {
-            return new TrustStore(store, type, password);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    private static SshHost sshHost(Path file, Path dir, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
-            throws ConfigException {
-        SshAuth auth = sshAuth(file, at, h, credentials);
-        List<SshCommandSpec> commands = commands(file, at, h);
-        try {
-            return new SshHost(
-                    h.get("name").textValue(),
-                    h.get("address").textValue(),
-                    h.path("port").asInt(ConfigDefaults.SSH_PORT),
-                    h.get("user").textValue(),
-                    auth,
-                    Optional.ofNullable(h.get("knownHosts")).map(n -> dir.resolve(n.textValue()).normalize()),
-                    Optional.ofNullable(h.get("hostKeyFingerprint")).map(JsonNode::textValue),
-                    Duration.ofSeconds(h.path("timeoutSeconds").asLong(ConfigDefaults.SSH_TIMEOUT_SECONDS)),
-                    h.path("maxOutputBytes").asLong(ConfigDefaults.SSH_MAX_OUTPUT_BYTES),
-                    commands,
-                    rateLimit(h));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
-    static Optional<RateLimit> rateLimit(JsonNode allowance) {
-        JsonNode r = allowance.get("rateLimit");
-        return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
-    }
-
-    private static SshAuth sshAuth(Path file, String at, JsonNode h, Map<CredentialRef, CredentialSource> credentials)
-            throws ConfigException {
-        SshAuth auth;
-        if (h.has("identity") == h.has("password")) {
-            throw new ConfigException(file, at, "exactly one of \"identity\" or \"password\"");
-        }
-        if (h.has("identity")) {
-            Optional<CredentialRef> passphrase = h.has("passphrase")
-                    ? Optional.of(credential(file, at + "/passphrase", h.get("passphrase"), credentials))
-                    : Optional.empty();
-            auth = new SshAuth.Key(credential(file, at + "/identity", h.get("identity"), credentials), passphrase);
-        } else {
-            if (h.has("passphrase")) {
-                throw new ConfigException(file, at + "/passphrase", "no passphrase with password authentication");
-            }
-            auth = new SshAuth.Password(credential(file, at + "/password", h.get("password"), credentials));
-        }
-        return auth;
-    }
-
-    private static List<SshCommandSpec> commands(Path file, String at, JsonNode h) throws ConfigException {
-        List<SshCommandSpec> commands = new ArrayList<>();
-        JsonNode cs = h.get("commands");
-        for (int i = 0; i < cs.size(); i++) {
-            commands.add(command(file, at + "/commands/" + i, cs.get(i)));
-        }
-        return commands;
-    }
-
-    private static SshCommandSpec command(Path file, String at, JsonNode c) throws ConfigException {
-        Map<String, ParamSpec> params = new LinkedHashMap<>();
-        var it = c.path("params").fields();
-        while (it.hasNext()) {
-            var e = it.next();
-            JsonNode p = e.getValue();
-            String pat = at + "/params/" + e.getKey();
-            try {
-                if (p.get("type").textValue().equals("integer")) {
-                    params.put(e.getKey(), new ParamSpec.IntegerParam(p.get("minimum").asLong(), p.get("maximum").asLong()));
-                } else {
-                    params.put(e.getKey(), stringParam(file, pat, p));
-                }
-            } catch (IllegalArgumentException ex) {
-                throw new ConfigException(file, pat, ex.getMessage());
-            }
-        }
-        try {
-            return new SshCommandSpec(c.get("name").textValue(), strings(c.get("argv")), params,
-                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    private static SqlDatabase sqlDatabase(Path file, Path dir, String at, JsonNode d,
-                                           Map<CredentialRef, CredentialSource> credentials) throws ConfigException {
-        CredentialRef password = credential(file, at + "/password", d.get("password"), credentials);
-        SqlDatabase.Tls tls = SqlDatabase.Tls.verifyFull();
-        if (d.has("tls")) {
-            JsonNode t = d.get("tls");
-            SqlDatabase.TlsMode mode = t.get("mode").textValue().equals("disable")
-                    ? SqlDatabase.TlsMode.DISABLE : SqlDatabase.TlsMode.VERIFY_FULL;
-            Optional<Path> ca = Optional.ofNullable(t.get("caFile")).map(n -> dir.resolve(n.textValue()).normalize());
-            if (ca.isPresent() && (!Files.isRegularFile(ca.get()) || !Files.isReadable(ca.get()))) {
-                throw new ConfigException(file, at + "/tls/caFile", "a readable CA file, but " + ca.get() + " is not one");
-            }
-            try {
-                tls = new SqlDatabase.Tls(mode, ca);
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(file, at + "/tls", e.getMessage());
-            }
-        }
-        List<SqlStatementSpec> statements = new ArrayList<>();
-        JsonNode ss = d.get("statements");
-        for (int i = 0; i < ss.size(); i++) {
-            statements.add(sqlStatement(file, at + "/statements/" + i, ss.get(i)));
-        }
-        try {
-            return new SqlDatabase(
-                    d.get("name").textValue(),
-                    d.get("host").textValue(),
-                    d.path("port").asInt(ConfigDefaults.SQL_PORT),
-                    d.get("database").textValue(),
-                    d.get("user").textValue(),
-                    password,
-                    tls,
-                    d.path("allowPrivateAddresses").asBoolean(ConfigDefaults.SQL_ALLOW_PRIVATE_ADDRESSES),
-                    Duration.ofMillis(d.path("timeoutMs").asLong(ConfigDefaults.SQL_TIMEOUT_MS)),
-                    d.path("maxRows").asInt(ConfigDefaults.SQL_MAX_ROWS),
-                    d.path("maxResponseBytes").asLong(ConfigDefaults.SQL_MAX_RESPONSE_BYTES),
-                    statements,
-                    rateLimit(d));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    /** A statement: its SQL is lexed by the kernel here, so one with two statements or unmatched placeholders fails at load. */
-    private static SqlStatementSpec sqlStatement(Path file, String at, JsonNode s) throws ConfigException {
-        Map<String, ParamSpec> params = new LinkedHashMap<>();
-        var it = s.path("params").fields();
-        while (it.hasNext()) {
-            var e = it.next();
-            JsonNode p = e.getValue();
-            String pat = at + "/params/" + e.getKey();
-            try {
-                switch (p.get("type").textValue()) {
-                    case "integer" -> params.put(e.getKey(), new ParamSpec.IntegerParam(
-                            p.has("minimum") ? p.get("minimum").longValue() : Long.MIN_VALUE,
-                            p.has("maximum") ? p.get("maximum").longValue() : Long.MAX_VALUE));
-                    case "number" -> params.put(e.getKey(), new ParamSpec.NumberParam(
-                            Optional.ofNullable(p.get("minimum")).map(JsonNode::decimalValue),
-                            Optional.ofNullable(p.get("maximum")).map(JsonNode::decimalValue)));
-                    case "boolean" -> params.put(e.getKey(), new ParamSpec.BooleanParam());
-                    default -> params.put(e.getKey(), stringParam(file, pat, p));
-                }
-            } catch (IllegalArgumentException ex) {
-                throw new ConfigException(file, pat, ex.getMessage());
-            }
-        }
-        try {
-            return new SqlStatementSpec(s.get("name").textValue(), s.get("sql").textValue(), params,
-                    s.path("readOnly").asBoolean(ConfigDefaults.SQL_READ_ONLY),
-                    s.path("confirm").asBoolean(ConfigDefaults.SQL_STATEMENT_CONFIRM));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
-        }
-    }
-
-    /** A string param of an SSH command or SQL statement: an optional pattern (which must compile) and enum, a length bound. */
-    private static ParamSpec.StringParam stringParam(Path file, String at, JsonNode p) throws ConfigException {
-        Optional<Pattern> pattern = Optional.empty();
-        if (p.has("pattern")) {
-            try {
-                pattern = Optional.of(Pattern.compile(p.get("pattern").textValue()));
-            } catch (PatternSyntaxException ex) {
-                throw new ConfigException(file, at + "/pattern", "a valid regular expression (" + ex.getDescription() + ")");
-            }
-        }
-        Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
-        return new ParamSpec.StringParam(pattern, allowed, p.path("maxLength").asInt(DEFAULT_STRING_PARAM_LENGTH));
-    }
-
     /**
      * The one way a field that names a credential is read (the schema's {@code credentialName}):
      * an operator may have typed the secret itself there, so no error about it shows its value.
@@ -555,12 +296,6 @@ public final class ConfigLoader {
             throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME);
         }
         return ref.get();
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.textValue()));
-        return out;
     }
 
     /** Whether a schema error is about a field that names a credential: its message might quote the value. */

@@ -2,7 +2,6 @@ package dev.postern.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.policy.model.ArgNarrowing;
-import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.model.UpstreamTool;
 import dev.postern.protocol.json.JsonValues;
@@ -22,35 +21,42 @@ import java.util.OptionalInt;
  * allowances: the schema has checked the shapes; this resolves {@code cwd} against the config's
  * directory (it must exist), checks that every credential named exists, and builds the kernel records,
  * whose own checks run too. Starts nothing: whether the command runs and lists its tools is
- * {@code check-config --deep --connect}'s business.
+ * {@code check-config --deep --connect}'s business. Stateless.
  */
-final class UpstreamSection {
-    static final String POINTER = "/mcp/servers/";
+public final class UpstreamSection implements KindSection<UpstreamServer> {
+    static final String POINTER = "/mcp/servers";
 
-    private UpstreamSection() {
+    @Override
+    public String pointer() {
+        return POINTER;
     }
 
-    static List<UpstreamServer> read(Path file, Path dir, JsonNode root, Map<CredentialRef, CredentialSource> credentials)
-            throws ConfigException {
-        List<UpstreamServer> servers = new ArrayList<>();
-        JsonNode ss = root.path("mcp").path("servers");
-        for (int i = 0; i < ss.size(); i++) {
-            servers.add(server(file, dir, POINTER + i, ss.get(i), credentials));
-        }
-        return servers;
+    @Override
+    public Class<UpstreamServer> allowanceType() {
+        return UpstreamServer.class;
     }
 
-    private static UpstreamServer server(Path file, Path dir, String at, JsonNode s, Map<CredentialRef, CredentialSource> credentials)
-            throws ConfigException {
-        Path cwd = s.has("cwd") ? dir.resolve(s.get("cwd").textValue()).normalize() : dir;
+    @Override
+    public String schemaFragment() {
+        return "/dev/postern/app/config/mcp.schema.json";
+    }
+
+    @Override
+    public List<String> pathFields() {
+        return List.of("/cwd");
+    }
+
+    @Override
+    public UpstreamServer entry(Reading reading, String at, JsonNode s) throws ConfigException {
+        Path cwd = s.has("cwd") ? reading.resolve(s.get("cwd")) : reading.dir();
         if (!Files.isDirectory(cwd)) {
-            throw new ConfigException(file, at + "/cwd", "an existing directory, but " + cwd + " is not one");
+            throw reading.error(at + "/cwd", "an existing directory, but " + cwd + " is not one");
         }
         List<String> command = new ArrayList<>();
         s.get("command").forEach(a -> command.add(a.textValue()));
         String program = command.get(0);
         if (program.contains("/") && !program.startsWith("/")) {
-            throw new ConfigException(file, at + "/command/0", "an absolute path or a bare name found on PATH, not a relative path");
+            throw reading.error(at + "/command/0", "an absolute path or a bare name found on PATH, not a relative path");
         }
         Map<String, UpstreamServer.EnvValue> env = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> vars = s.path("env").fields();
@@ -59,25 +65,25 @@ final class UpstreamSection {
             JsonNode v = e.getValue();
             env.put(e.getKey(), v.isTextual() ? new UpstreamServer.EnvValue.Literal(v.textValue())
                     : new UpstreamServer.EnvValue.FromCredential(
-                            ConfigLoader.credential(file, at + "/env/" + e.getKey() + "/credential", v.get("credential"), credentials)));
+                            reading.credential(at + "/env/" + e.getKey() + "/credential", v.get("credential"))));
         }
         List<UpstreamTool> tools = new ArrayList<>();
         JsonNode ts = s.get("tools");
         for (int i = 0; i < ts.size(); i++) {
-            tools.add(tool(file, at + "/tools/" + i, ts.get(i)));
+            tools.add(tool(reading, at + "/tools/" + i, ts.get(i)));
         }
         try {
             return new UpstreamServer(s.get("name").textValue(), command, cwd.toString(), env,
                     Duration.ofMillis(s.path("startTimeoutMs").asLong(ConfigDefaults.MCP_START_TIMEOUT_MS)),
                     Duration.ofMillis(s.path("timeoutMs").asLong(ConfigDefaults.MCP_TIMEOUT_MS)),
                     s.path("maxResponseBytes").asLong(ConfigDefaults.MCP_MAX_RESPONSE_BYTES),
-                    tools, ConfigLoader.rateLimit(s));
+                    tools, Fields.rateLimit(s));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
+            throw reading.error(at, e.getMessage());
         }
     }
 
-    private static UpstreamTool tool(Path file, String at, JsonNode t) throws ConfigException {
+    private static UpstreamTool tool(Reading reading, String at, JsonNode t) throws ConfigException {
         Map<String, ArgNarrowing> args = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> it = t.path("args").fields();
         while (it.hasNext()) {
@@ -96,14 +102,14 @@ final class UpstreamSection {
                         Optional.ofNullable(n.get("minimum")).map(JsonNode::decimalValue),
                         Optional.ofNullable(n.get("maximum")).map(JsonNode::decimalValue)));
             } catch (IllegalArgumentException ex) {
-                throw new ConfigException(file, at + "/args/" + e.getKey(), ex.getMessage());
+                throw reading.error(at + "/args/" + e.getKey(), ex.getMessage());
             }
         }
         try {
             return new UpstreamTool(t.get("name").textValue(), t.get("pin").textValue(),
                     t.path("confirm").asBoolean(ConfigDefaults.MCP_TOOL_CONFIRM), args);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file, at, e.getMessage());
+            throw reading.error(at, e.getMessage());
         }
     }
 }

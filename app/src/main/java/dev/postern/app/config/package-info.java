@@ -1,6 +1,7 @@
 /**
  * Loading the configuration file: schema validation (the schema ships in the jar), reference
- * checks, and building the kernel's {@link dev.postern.policy.model.Policy}. Every error names the
+ * checks, and building the kernel's {@link dev.postern.policy.model.Policy}, each kind's member read by
+ * its {@link dev.postern.app.config.KindSection}. Every error names the
  * file, the JSON pointer and what was expected; a config that does not load starts nothing.
  *
  * <p>Depends on the kernel's model, the protocol's strict JSON, Jackson and networknt; not on an

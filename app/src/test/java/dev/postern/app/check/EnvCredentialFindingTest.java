@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class EnvCredentialFindingTest {
                   "http": { "targets": [ { "name": "a", "baseUrl": "https://example.com", "methods": ["GET"],
                     "pathPrefixes": ["/x"], "auth": { "credential": "t", "scheme": "bearer" } } ] } }
                 """.formatted(variable));
-        return new DeepCheck(ConfigLoader.load(file), List.of(), name -> null).credentials();
+        return new DeepCheck(Gateway.configLoader().load(file), List.of(), name -> null).credentials();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import java.io.IOException;
@@ -162,7 +163,7 @@ class HttpTargetCheckTest {
                     "unset": { "env": "POSTERN_TEST_UNSET_TRUST_PASSWORD" } },
                   "http": { "targets": [ %s ] } }
                 """.formatted(String.join(",\n", targets)));
-        return ConfigLoader.load(file);
+        return Gateway.configLoader().load(file);
     }
 
     private static String target(String name, String baseUrl, String more) {

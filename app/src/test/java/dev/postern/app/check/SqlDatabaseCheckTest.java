@@ -64,7 +64,7 @@ class SqlDatabaseCheckTest {
                   "credentials": { "right": { "file": "./right.pw" }, "wrong": { "file": "./wrong.pw" } },
                   "sql": { "databases": [ %s ] } }
                 """.formatted(databases));
-        return ConfigLoader.load(file);
+        return Gateway.configLoader().load(file);
     }
 
     private void secret(String name, String value) throws Exception {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigException;
 import dev.postern.app.config.ConfigLoader;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ class CheckConfigCommandTest {
         Files.writeString(file, "{\"journal\":{\"directory\":\"j\"},\"credentials\":{\"ca-pass\":{\"env\":\"CA_PASS\"}},"
                 + "\"http\":{\"targets\":[{\"name\":\"internal\",\"baseUrl\":\"https://internal.example\",\"methods\":[\"GET\"],"
                 + "\"pathPrefixes\":[\"/\"],\"maxResponseBytes\":4096" + target + "}]}}");
-        return CheckConfigCommand.describe(ConfigLoader.load(file));
+        return CheckConfigCommand.describe(Gateway.configLoader().load(file));
     }
 
     @Test
@@ -45,7 +46,7 @@ class CheckConfigCommandTest {
                 + "\"hostKeyFingerprint\":\"SHA256:" + "A".repeat(43) + "\",\"commands\":["
                 + "{\"name\":\"uptime\",\"argv\":[\"uptime\"]},{\"name\":\"reboot\",\"argv\":[\"reboot\"],\"confirm\":true}]}]},"
                 + "\"credentials\":{\"pw\":{\"env\":\"PW\"}}}");
-        String text = CheckConfigCommand.describe(ConfigLoader.load(file));
+        String text = CheckConfigCommand.describe(Gateway.configLoader().load(file));
 
         assertTrue(text.contains("approvalTimeoutSeconds 45"), text);
         assertTrue(text.contains("[DELETE, POST] only with a human's approval"), text);

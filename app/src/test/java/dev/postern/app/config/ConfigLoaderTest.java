@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.Gateway;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.ParamSpec;
@@ -88,7 +89,7 @@ class ConfigLoaderTest {
 
     private ConfigException refused(ObjectNode config) throws IOException {
         Path file = write(config);
-        return assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        return assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
     }
 
     private static ObjectNode edit(Consumer<ObjectNode> change) {
@@ -122,7 +123,7 @@ class ConfigLoaderTest {
     void aFullConfigLoadsIntoThePolicyWithPathsResolvedAgainstItsDirectory() throws Exception {
         Path file = write(full());
 
-        GatewayConfig config = ConfigLoader.load(file);
+        GatewayConfig config = Gateway.configLoader().load(file);
 
         assertEquals(65536, config.maxFrameBytes());
         assertEquals(4, config.maxInFlight());
@@ -153,7 +154,7 @@ class ConfigLoaderTest {
         Path file = nested.resolve("c.json");
         Files.writeString(file, edit(r -> ((ObjectNode) r.get("journal")).put("directory", "../j")).toString());
 
-        GatewayConfig config = ConfigLoader.load(nested.resolve("../b/./c.json"));
+        GatewayConfig config = Gateway.configLoader().load(nested.resolve("../b/./c.json"));
 
         assertEquals(dir.resolve("a/j"), config.journalDirectory());
         assertEquals(dir.resolve("a/b/keys/deploy_ed25519"),
@@ -164,7 +165,7 @@ class ConfigLoaderTest {
     @Test
     void absolutePathsAreKeptAsWritten() throws Exception {
         Path elsewhere = dir.resolve("elsewhere/journal");
-        GatewayConfig config = ConfigLoader.load(write(edit(r -> ((ObjectNode) r.get("journal")).put("directory", elsewhere.toString()))));
+        GatewayConfig config = Gateway.configLoader().load(write(edit(r -> ((ObjectNode) r.get("journal")).put("directory", elsewhere.toString()))));
         assertEquals(elsewhere, config.journalDirectory());
     }
 
@@ -172,12 +173,12 @@ class ConfigLoaderTest {
     void theSchemaMemberIsAcceptedForEditors() throws Exception {
         ObjectNode root = full();
         root.put("$schema", "https://postern.dev/schema/postern-config.schema.json");
-        assertEquals(1, ConfigLoader.load(write(root)).policy().httpTargets().size());
+        assertEquals(1, Gateway.configLoader().load(write(root)).policy().httpTargets().size());
     }
 
     @Test
     void aMinimalConfigAllowsNothingAndTakesTheDefaults() throws Exception {
-        GatewayConfig config = ConfigLoader.load(write("{\"journal\":{\"directory\":\"j\"}}"));
+        GatewayConfig config = Gateway.configLoader().load(write("{\"journal\":{\"directory\":\"j\"}}"));
         assertTrue(config.policy().httpTargets().isEmpty());
         assertTrue(config.policy().sshHosts().isEmpty());
         assertEquals(GatewayConfig.DEFAULT_MAX_FRAME_BYTES, config.maxFrameBytes());
@@ -187,7 +188,7 @@ class ConfigLoaderTest {
 
     @Test
     void journalRotateBytesIsReadAndBoundedBelow() throws Exception {
-        GatewayConfig config = ConfigLoader.load(write(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 8192))));
+        GatewayConfig config = Gateway.configLoader().load(write(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 8192))));
         assertEquals(8192, config.journalRotateBytes());
         ConfigException small = refused(edit(r -> ((ObjectNode) r.get("journal")).put("rotateBytes", 100)));
         assertNames(small, dir.resolve("postern.json"), "/journal/rotateBytes", "4096");
@@ -289,7 +290,7 @@ class ConfigLoaderTest {
                 "{ \"journal\": { \"directory\": \"j\" }, \"ssh\": { \"hosts\": [ { \"password\": hunter2, } ] } }")) {
             Path file = Files.writeString(dir.resolve("postern.json"), json);
 
-            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+            ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
 
             assertTrue(e.getMessage().contains("strict JSON") && e.getMessage().contains("not shown"), e.getMessage());
             assertTrue(!e.getMessage().contains("ghp_Z9y8") && !e.getMessage().contains("hunter2"), e.getMessage());
@@ -347,7 +348,7 @@ class ConfigLoaderTest {
     @Test
     void aBaseUrlWithATrailingDotAfterAnIpv4AddressIsReadAsARequestUrlIs() throws Exception {
         Path file = write(edit(r -> target(r).put("baseUrl", "http://127.0.0.1.:8080")));
-        assertEquals("http://127.0.0.1:8080", ConfigLoader.load(file).policy().httpTargets().get(0).origin().toUrl());
+        assertEquals("http://127.0.0.1:8080", Gateway.configLoader().load(file).policy().httpTargets().get(0).origin().toUrl());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -403,7 +404,7 @@ class ConfigLoaderTest {
     @Test
     void malformedJsonNamesTheFileTheLineAndTheColumnAndNoPointer() throws Exception {
         Path file = write("{\"journal\": {\"directory\": \"j\"},}");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertEquals(file, e.file());
         assertNull(e.pointer());
         assertTrue(e.getMessage().startsWith(file + ": line 1, column 32: one strict JSON object"), e.getMessage());
@@ -412,7 +413,7 @@ class ConfigLoaderTest {
     @Test
     void aSyntaxErrorOnALaterLineIsLocatedThereWithoutEchoingTheToken() throws Exception {
         Path file = write("{\n  \"journal\": { \"directory\": \"j\" },\n  \"credentials\": { \"t\": { \"env\": ghp_Z9y8secret } }\n}\n");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertTrue(e.getMessage().startsWith(file + ": line 3, column 34: "), e.getMessage());
         assertFalse(e.getMessage().contains("ghp_Z9y8"), e.getMessage());
     }
@@ -420,10 +421,10 @@ class ConfigLoaderTest {
     @Test
     void theExamplesTheReadmePointsToLoad() throws Exception {
         for (String example : List.of("postern.json", "postern-ssh.json")) {
-            GatewayConfig config = ConfigLoader.load(Path.of("..", "examples", example));
+            GatewayConfig config = Gateway.configLoader().load(Path.of("..", "examples", example));
             assertFalse(config.policy().httpTargets().isEmpty(), example);
         }
-        assertEquals(1, ConfigLoader.load(Path.of("..", "examples", "postern-ssh.json")).policy().sshHosts().size());
+        assertEquals(1, Gateway.configLoader().load(Path.of("..", "examples", "postern-ssh.json")).policy().sshHosts().size());
     }
 
     @Test
@@ -456,7 +457,7 @@ class ConfigLoaderTest {
     @Test
     void trailingContentAfterTheObjectIsRefused() throws Exception {
         Path file = write("{\"journal\": {\"directory\": \"j\"}} {}");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertTrue(e.getMessage().contains("one strict JSON object"), e.getMessage());
     }
 
@@ -464,7 +465,7 @@ class ConfigLoaderTest {
     void duplicateKeysAreRefusedRatherThanLastOneWins() throws Exception {
         // Last-one-wins would let a later "methods" silently widen what an earlier one allowed.
         Path file = write("{\"journal\": {\"directory\": \"j\"}, \"journal\": {\"directory\": \"k\"}}");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertNull(e.pointer());
         assertTrue(e.getMessage().contains("one strict JSON object") && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("duplicate"),
                 e.getMessage());
@@ -474,14 +475,14 @@ class ConfigLoaderTest {
     void aFileThatIsNotUtf8IsRefused() throws Exception {
         byte[] latin1 = "{\"journal\": {\"directory\": \"journ\u00e9l\"}}".getBytes(StandardCharsets.ISO_8859_1);
         Path file = write(latin1);
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertEquals(file + ": UTF-8 text", e.getMessage());
     }
 
     @Test
     void aMissingFileIsNamed() {
         Path file = dir.resolve("absent.json");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertEquals(file, e.file());
         assertTrue(e.getMessage().startsWith(file + ": a readable file"), e.getMessage());
     }
@@ -489,7 +490,7 @@ class ConfigLoaderTest {
     @Test
     void aTopLevelArrayIsRefusedByTheSchema() throws Exception {
         Path file = write("[]");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertEquals("", e.pointer());
         assertTrue(e.getMessage().startsWith(file + " at /: "), e.getMessage());
     }
@@ -505,7 +506,7 @@ class ConfigLoaderTest {
 
     @Test
     void aTargetTakesTheDefaultTrustAndTruncatesUnlessItSaysOtherwise() throws Exception {
-        HttpTarget t = ConfigLoader.load(write(full())).policy().httpTargets().get(0);
+        HttpTarget t = Gateway.configLoader().load(write(full())).policy().httpTargets().get(0);
 
         assertEquals(Optional.empty(), t.trustStore());
         assertEquals(HttpTarget.OversizeResponse.TRUNCATE, t.onOversizeResponse());
@@ -513,12 +514,12 @@ class ConfigLoaderTest {
 
     @Test
     void confirmMarksMethodsAndCommandsThatNeedApprovalAndNothingByDefault() throws Exception {
-        GatewayConfig plain = ConfigLoader.load(write(full()));
+        GatewayConfig plain = Gateway.configLoader().load(write(full()));
         assertEquals(java.util.Set.of(), plain.policy().httpTargets().get(0).confirm());
         assertFalse(plain.policy().sshHosts().get(0).commands().get(1).confirm());
         assertEquals(java.time.Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS), plain.approvalTimeout());
 
-        GatewayConfig marked = ConfigLoader.load(write(edit(r -> {
+        GatewayConfig marked = Gateway.configLoader().load(write(edit(r -> {
             target(r).putArray("confirm").add("POST");
             tail(r).put("confirm", true);
             ((ObjectNode) r.get("session")).put("approvalTimeoutSeconds", 30);
@@ -555,7 +556,7 @@ class ConfigLoaderTest {
 
     @Test
     void onOversizeResponseRefuseLoadsAsRefusal() throws Exception {
-        HttpTarget t = ConfigLoader.load(write(edit(r -> target(r).put("onOversizeResponse", "refuse"))))
+        HttpTarget t = Gateway.configLoader().load(write(edit(r -> target(r).put("onOversizeResponse", "refuse"))))
                 .policy().httpTargets().get(0);
 
         assertEquals(HttpTarget.OversizeResponse.REFUSE, t.onOversizeResponse());
@@ -576,7 +577,7 @@ class ConfigLoaderTest {
         Files.writeString(file, edit(r -> target(r).putObject("trustStore").put("file", "certs/./ca.p12")
                 .put("password", "web-password")).toString());
 
-        HttpTarget t = ConfigLoader.load(nested.resolve("../b/c.json")).policy().httpTargets().get(0);
+        HttpTarget t = Gateway.configLoader().load(nested.resolve("../b/c.json")).policy().httpTargets().get(0);
 
         assertEquals(Optional.of(new TrustStore(nested.resolve("certs/ca.p12"), TrustStore.Type.PKCS12,
                 Optional.of(new CredentialRef("web-password")))), t.trustStore());
@@ -586,7 +587,7 @@ class ConfigLoaderTest {
     void aJksTrustStoreNeedsNoPassword() throws Exception {
         Files.write(dir.resolve("ca.jks"), new byte[] {1});
 
-        HttpTarget t = ConfigLoader.load(write(edit(r -> target(r).putObject("trustStore").put("file", "ca.jks")
+        HttpTarget t = Gateway.configLoader().load(write(edit(r -> target(r).putObject("trustStore").put("file", "ca.jks")
                 .put("type", "JKS")))).policy().httpTargets().get(0);
 
         assertEquals(Optional.of(new TrustStore(dir.resolve("ca.jks"), TrustStore.Type.JKS, Optional.empty())), t.trustStore());
@@ -639,7 +640,7 @@ class ConfigLoaderTest {
     void aHeaderTheAgentCanNeverSetIsRefusedAtItsPointer(String header) throws Exception {
         Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Request-Id").add(header)));
 
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
 
         assertNames(e, file, "/http/targets/0/headers/2", header + " is always set by Postern");
     }
@@ -649,6 +650,6 @@ class ConfigLoaderTest {
         Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Host").add("Authorization-Hint")));
 
         assertEquals(Set.of("accept", "x-host", "authorization-hint"),
-                ConfigLoader.load(file).policy().httpTargets().get(0).headers());
+                Gateway.configLoader().load(file).policy().httpTargets().get(0).headers());
     }
 }

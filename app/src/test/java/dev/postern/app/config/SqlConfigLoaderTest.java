@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.app.Gateway;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.RateLimit;
@@ -84,7 +85,7 @@ class SqlConfigLoaderTest {
 
     private ConfigException refused(ObjectNode config, String pointer, String expected) throws IOException {
         Path file = write(config);
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertEquals(pointer, e.pointer(), e.getMessage());
         assertTrue(e.getMessage().startsWith(file.toAbsolutePath().normalize() + " at " + pointer + ": "), e.getMessage());
         assertTrue(e.getMessage().toLowerCase(Locale.ROOT).contains(expected.toLowerCase(Locale.ROOT)),
@@ -96,7 +97,7 @@ class SqlConfigLoaderTest {
     void aDatabaseLoadsWithItsStatementsTypedParamsAndTheCaFileResolvedAgainstTheConfigDirectory() throws Exception {
         Path file = write(withSql());
 
-        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
+        SqlDatabase db = Gateway.configLoader().load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals("shop", db.name());
         assertEquals("db.internal", db.host());
@@ -132,7 +133,7 @@ class SqlConfigLoaderTest {
     void aDatabaseWithoutTlsOrLimitsTakesVerifyFullAndTheDefaults() throws Exception {
         Path file = write(edit(r -> db(r).remove(List.of("tls", "timeoutMs", "maxRows", "maxResponseBytes"))));
 
-        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
+        SqlDatabase db = Gateway.configLoader().load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals(SqlDatabase.Tls.verifyFull(), db.tls());
         assertEquals(Duration.ofMillis(ConfigDefaults.SQL_TIMEOUT_MS), db.timeout());
@@ -142,7 +143,7 @@ class SqlConfigLoaderTest {
 
     @Test
     void noSqlSectionAllowsNoDatabase() throws Exception {
-        assertTrue(ConfigLoader.load(write(ConfigLoaderTest.full())).policy().allowances(SqlDatabase.class).isEmpty());
+        assertTrue(Gateway.configLoader().load(write(ConfigLoaderTest.full())).policy().allowances(SqlDatabase.class).isEmpty());
     }
 
     @Test
@@ -151,7 +152,7 @@ class SqlConfigLoaderTest {
             db(r).put("host", "127.0.0.1").put("allowPrivateAddresses", true).putObject("tls").put("mode", "disable");
         }));
 
-        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
+        SqlDatabase db = Gateway.configLoader().load(file).policy().allowances(SqlDatabase.class).get(0);
 
         assertEquals(SqlDatabase.Tls.disabled(), db.tls());
         assertTrue(db.allowPrivateAddresses());
@@ -195,7 +196,7 @@ class SqlConfigLoaderTest {
             statement(r, 0).put("confirm", true);
             db(r).putObject("rateLimit").put("calls", 3).put("perSeconds", 60);
         }));
-        SqlDatabase db = ConfigLoader.load(file).policy().allowances(SqlDatabase.class).get(0);
+        SqlDatabase db = Gateway.configLoader().load(file).policy().allowances(SqlDatabase.class).get(0);
         assertTrue(db.statements().get(0).confirm());
         assertFalse(db.statements().get(1).confirm(), "no approval unless the statement asks for it");
         assertEquals(Optional.of(new RateLimit(3, Duration.ofSeconds(60))), db.rateLimit());
@@ -216,14 +217,14 @@ class SqlConfigLoaderTest {
     @Test
     void aParamOfAnotherTypeIsRefusedByTheSchema() throws Exception {
         Path file = write(edit(r -> ((ObjectNode) statement(r, 0).get("params").get("id")).put("type", "array")));
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertTrue(e.pointer().startsWith("/sql/databases/0/statements/0/params/id"), e.getMessage());
     }
 
     @Test
     void aDatabaseNamedTwiceIsRefused() throws Exception {
         Path file = write(edit(r -> ((com.fasterxml.jackson.databind.node.ArrayNode) r.get("sql").get("databases")).add(db(r).deepCopy())));
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
         assertTrue(e.getMessage().contains("shop") && e.getMessage().contains("twice"), e.getMessage());
     }
 
@@ -248,7 +249,7 @@ class SqlConfigLoaderTest {
 
     @Test
     void theShippedSqlExampleLoads() throws Exception {
-        var databases = ConfigLoader.load(Path.of("..", "examples", "postern-sql.json")).policy().allowances(SqlDatabase.class);
+        var databases = Gateway.configLoader().load(Path.of("..", "examples", "postern-sql.json")).policy().allowances(SqlDatabase.class);
 
         assertEquals(List.of("shop", "local-dev"), databases.stream().map(SqlDatabase::name).toList());
         assertFalse(databases.get(0).statement("cancel-order").orElseThrow().readOnly());

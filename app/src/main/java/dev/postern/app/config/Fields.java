@@ -1,0 +1,42 @@
+package dev.postern.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.postern.policy.model.ParamSpec;
+import dev.postern.policy.model.RateLimit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** Readers for fields several kinds' sections share: string lists, a rate limit, a string param. Stateless. */
+final class Fields {
+    private Fields() {
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.textValue()));
+        return out;
+    }
+
+    /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
+    static Optional<RateLimit> rateLimit(JsonNode allowance) {
+        JsonNode r = allowance.get("rateLimit");
+        return r == null ? Optional.empty() : Optional.of(RateLimit.perSeconds(r.get("calls").asInt(), r.get("perSeconds").asLong()));
+    }
+
+    /** A string param of an SSH command or SQL statement: an optional pattern (which must compile) and enum, a length bound. */
+    static ParamSpec.StringParam stringParam(KindSection.Reading reading, String at, JsonNode p) throws ConfigException {
+        Optional<Pattern> pattern = Optional.empty();
+        if (p.has("pattern")) {
+            try {
+                pattern = Optional.of(Pattern.compile(p.get("pattern").textValue()));
+            } catch (PatternSyntaxException ex) {
+                throw reading.error(at + "/pattern", "a valid regular expression (" + ex.getDescription() + ")");
+            }
+        }
+        Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
+        return new ParamSpec.StringParam(pattern, allowed, p.path("maxLength").asInt(ConfigDefaults.STRING_PARAM_MAX_LENGTH));
+    }
+}
