@@ -205,7 +205,8 @@ public final class ConfigLoader {
                 signingKey,
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
                 fileSha256,
-                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS))), unpinned);
+                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)),
+                TelemetrySection.read(abs, root, credentials)), unpinned);
     }
 
     /**
