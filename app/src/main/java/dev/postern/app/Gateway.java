@@ -38,6 +38,7 @@ import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.SecretMask;
+import dev.postern.policy.port.Telemetry;
 import dev.postern.protocol.mcp.CatalogRefused;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
@@ -233,7 +234,8 @@ public final class Gateway {
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
-        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
+        try (Telemetry telemetry = telemetry(config, diagnostics);
+                Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
                 new Registration.Surroundings(journal, diagnostics));
                 RateLimits rateLimits = RateLimits.shared(config.policy(), config.journalDirectory(), diagnostics)) {
             // Kinds whose tools only their servers know: their executors list them once the session serves.
@@ -247,6 +249,7 @@ public final class Gateway {
             if (!awaited.isEmpty()) {
                 mcp.announceListChanges();
             }
+            mcp.observe(telemetry);
             StdioSession session = new StdioSession(
                     mcp,
                     ToolCallService.executing(policyEngine(config), rateLimits, journal, dispatcher, diagnostics,
@@ -260,6 +263,12 @@ public final class Gateway {
             process.accept(session);
             return session.run();
         }
+    }
+
+    /** Export of traces and metrics when the config has a {@code telemetry} section; off (no adapter class loaded) otherwise. */
+    static Telemetry telemetry(GatewayConfig config, PrintStream diagnostics) {
+        return config.telemetry().isEmpty() ? Telemetry.OFF
+                : TelemetryExport.start(config.telemetry().get(), credentials(config), diagnostics);
     }
 
     /**

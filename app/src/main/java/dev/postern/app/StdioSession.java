@@ -290,7 +290,8 @@ public final class StdioSession {
             VirtualMachineError[] executorFatal = new VirtualMachineError[1];
             ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(),
                     (params, timeout, c) -> ask(params, timeout, c, place));
-            line = calls.call(call.action(), call.frameSha256(), cancellation, asking, new ToolCallService.Answers<String>() {
+            line = calls.call(call.action(), call.frameSha256(), cancellation, asking, mcp.span(call.id()),
+                    new ToolCallService.Answers<String>() {
                 @Override
                 public String denied(Decision.Deny deny) {
                     return mcp.renderDenial(call.id(), deny);

@@ -15,6 +15,7 @@ import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.JournalUnavailableException;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.policy.port.Telemetry;
 import dev.postern.protocol.approval.ApprovalRoute;
 import dev.postern.protocol.approval.RequestStateCodec;
 import java.io.PrintStream;
@@ -139,12 +140,22 @@ public final class ToolCallService {
      * journals and executes one call.
      */
     public <R> R call(Action action, String frameSha256, Cancellation cancellation, Asking asking, Answers<R> answers) {
+        return call(action, frameSha256, cancellation, asking, Telemetry.Span.NONE, answers);
+    }
+
+    /** As above, telling {@code span} what the call came to: the decision, the approval's answer, the intent row, the outcome. */
+    public <R> R call(Action action, String frameSha256, Cancellation cancellation, Asking asking, Telemetry.Span span,
+            Answers<R> answers) {
         Effects e = effects.orElseThrow(() -> new IllegalStateException("this service only explains"));
         Decision decision = engine.decide(action);
         if (decision instanceof Decision.ApprovalRequired held) {
             Approvals.Step step = e.approvals().settle(held.pending(), asking.tool(), asking.route(), asking.elicitor(),
                     cancellation, frameSha256);
+            span.approval(step instanceof Approvals.Step.Granted ? "approved"
+                    : step instanceof Approvals.Step.Refused refused ? refused.deny().rule()
+                    : step instanceof Approvals.Step.InputRequired ? "input_required" : "capability_missing");
             if (step instanceof Approvals.Step.Refused refused) {
+                span.rejected(Stage.POLICY, "APPROVAL_REFUSED", Optional.of(refused.deny().rule()));
                 // The decisions journal has the approval's answer row; no second row for the same denial.
                 return answers.denied(refused.deny());
             }
@@ -157,17 +168,19 @@ public final class ToolCallService {
             decision = new Decision.Permit(((Approvals.Step.Granted) step).permit());
         }
         if (decision instanceof Decision.Deny deny) {
+            span.rejected(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()));
             e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256, Optional.of(action)));
             return answers.denied(deny);
         }
         AuthorizedAction permit = ((Decision.Permit) decision).permit();
         Optional<RateLimits.Refusal> limited = e.rateLimits().admit(permit);
         if (limited.isPresent()) {
+            span.rejected(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()));
             e.journal().rejected(new Rejection(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()), frameSha256,
                     Optional.of(action)));
             return answers.executed(limited.get().answer());
         }
-        Ran ran = execute(e, permit, frameSha256, cancellation);
+        Ran ran = execute(e, permit, frameSha256, cancellation, span);
         R answer = answers.executed(ran.outcome());
         if (ran.fatal() != null) {
             answers.fatal(ran.fatal());
@@ -191,15 +204,17 @@ public final class ToolCallService {
     private record Ran(Outcome outcome, VirtualMachineError fatal) {
     }
 
-    private static Ran execute(Effects e, AuthorizedAction permit, String frameSha256, Cancellation cancellation) {
+    private static Ran execute(Effects e, AuthorizedAction permit, String frameSha256, Cancellation cancellation, Telemetry.Span span) {
         long intent;
         try {
             intent = e.journal().intent(permit, frameSha256);
         } catch (JournalUnavailableException ex) {
             e.diagnostics().println("postern: " + ex.getMessage());
+            span.executed(Optional.of(FailureCode.JOURNAL_UNAVAILABLE.name()));
             return new Ran(new ExecutionFailure(FailureCode.JOURNAL_UNAVAILABLE,
                     "the actions journal could not be written, so nothing ran"), null);
         }
+        span.permitted(permit, intent);
         Outcome outcome;
         VirtualMachineError fatal = null;
         try {
@@ -215,6 +230,7 @@ public final class ToolCallService {
                     .withDetail(ExecutionFailure.chain(t));
         }
         e.journal().outcome(intent, outcome);
+        span.executed(outcome instanceof ExecutionFailure failure ? Optional.of(failure.code().name()) : Optional.empty());
         return new Ran(outcome, fatal);
     }
 }

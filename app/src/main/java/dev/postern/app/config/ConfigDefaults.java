@@ -1,6 +1,7 @@
 package dev.postern.app.config;
 
 import dev.postern.policy.RegistrationPoint;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,11 +36,16 @@ public final class ConfigDefaults {
     public static final long MCP_TIMEOUT_MS = 60_000;
     public static final long MCP_MAX_RESPONSE_BYTES = 1_048_576;
     public static final boolean MCP_TOOL_CONFIRM = false;
+    public static final String TELEMETRY_SERVICE_NAME = "postern";
+    public static final List<String> TELEMETRY_SIGNALS = List.of("traces", "metrics");
+    public static final long TELEMETRY_TIMEOUT_MS = 5_000;
+    public static final int TELEMETRY_MAX_QUEUE = 2048;
 
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
     private static final String SQL_STATEMENT = SQL_DATABASE + "statements/items/properties/";
+    private static final String TELEMETRY = "/properties/telemetry/properties/";
     private static final String MCP_SERVER = "/properties/mcp/properties/servers/items/properties/";
 
     /** Each default by the JSON pointer of its property in the config schema. */
@@ -72,6 +78,10 @@ public final class ConfigDefaults {
             Map.entry(MCP_SERVER + "timeoutMs", MCP_TIMEOUT_MS),
             Map.entry(MCP_SERVER + "maxResponseBytes", MCP_MAX_RESPONSE_BYTES),
             Map.entry(MCP_SERVER + "tools/items/properties/confirm", MCP_TOOL_CONFIRM),
+            Map.entry(TELEMETRY + "serviceName", TELEMETRY_SERVICE_NAME),
+            Map.entry(TELEMETRY + "signals", TELEMETRY_SIGNALS),
+            Map.entry(TELEMETRY + "timeoutMs", TELEMETRY_TIMEOUT_MS),
+            Map.entry(TELEMETRY + "maxQueue", TELEMETRY_MAX_QUEUE),
             Map.entry(SQL_STATEMENT + "params/additionalProperties/oneOf/0/properties/maxLength", STRING_PARAM_MAX_LENGTH));
 
     private ConfigDefaults() {

@@ -41,7 +41,7 @@ import java.util.Set;
 public final class ConfigLoader {
     public static final String SCHEMA_RESOURCE = "/dev/postern/app/postern-config.schema.json";
     /** The top-level members of the config file the gateway reads itself; every other member is one kind's section. */
-    public static final List<String> GATEWAY_MEMBERS = List.of("$schema", "session", "journal", "credentials");
+    public static final List<String> GATEWAY_MEMBERS = List.of("$schema", "session", "journal", "credentials", "telemetry");
     static final int MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
     private static final String CREDENTIAL_NAME_DEF = "#/$defs/credentialName";
@@ -207,7 +207,8 @@ public final class ConfigLoader {
                 signingKey,
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
                 fileSha256,
-                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)));
+                Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)),
+                TelemetrySection.read(abs, root, credentials));
     }
 
     /**

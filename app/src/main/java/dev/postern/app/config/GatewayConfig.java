@@ -12,7 +12,7 @@ import java.util.Optional;
  * A loaded, checked configuration: the file and the SHA-256 of the bytes loaded, the policy, session
  * limits (including how long a human's approval may take), journal directory, rotation size,
  * checkpoint signing key (a credential name) and whether rows keep only digests of arguments,
- * credential sources.
+ * credential sources, and the telemetry export when the file has a {@code telemetry} section.
  */
 public record GatewayConfig(
         Path file,
@@ -25,7 +25,8 @@ public record GatewayConfig(
         Optional<CredentialRef> journalSigningKey,
         boolean journalRedactArguments,
         String fileSha256,
-        Duration approvalTimeout) {
+        Duration approvalTimeout,
+        Optional<TelemetrySettings> telemetry) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
@@ -56,6 +57,29 @@ public record GatewayConfig(
         if (approvalTimeout.compareTo(Duration.ofSeconds(1)) < 0 || approvalTimeout.compareTo(Duration.ofHours(1)) > 0) {
             throw new IllegalArgumentException("approvalTimeout must be 1 s .. 1 h");
         }
+        Objects.requireNonNull(telemetry, "telemetry");
+        if (telemetry.isPresent()) {
+            for (Map.Entry<String, CredentialRef> header : telemetry.get().headers().entrySet()) {
+                if (!credentials.containsKey(header.getValue())) {
+                    throw new IllegalArgumentException("telemetry header " + header.getKey() + " names no configured credential");
+                }
+            }
+        }
+    }
+
+    /** A configuration without telemetry. */
+    public GatewayConfig(Path file, Policy policy, int maxFrameBytes, int maxInFlight, Path journalDirectory,
+                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials,
+                         Optional<CredentialRef> journalSigningKey, boolean journalRedactArguments, String fileSha256,
+                         Duration approvalTimeout) {
+        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials, journalSigningKey,
+                journalRedactArguments, fileSha256, approvalTimeout, Optional.empty());
+    }
+
+    /** This configuration with {@code telemetry} in place of its own. */
+    public GatewayConfig withTelemetry(Optional<TelemetrySettings> telemetry) {
+        return new GatewayConfig(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
+                journalSigningKey, journalRedactArguments, fileSha256, approvalTimeout, telemetry);
     }
 
     /** A configuration whose approvals wait the default time. */

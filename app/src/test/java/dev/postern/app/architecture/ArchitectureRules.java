@@ -59,6 +59,9 @@ public final class ArchitectureRules {
     static final String DEMO = "dev.postern.demo..";
     static final String BENCH = "dev.postern.bench..";
     static final String JOURNAL = "dev.postern.app.journal..";
+    static final String TELEMETRY = "dev.postern.telemetry..";
+    /** The one class of app that names the telemetry adapter, reached only when the config turns telemetry on. */
+    public static final String TELEMETRY_ENTRY = "dev.postern.app.TelemetryExport";
 
     static final String ACTION = "dev.postern.policy.action.Action";
     static final String OUTCOME = "dev.postern.policy.outcome.Outcome";
@@ -177,6 +180,14 @@ public final class ArchitectureRules {
             .that().resideInAPackage(PROTOCOL)
             .should().dependOnClassesThat().resideInAnyPackage(EXECUTORS, APP)
             .because("the protocol turns lines into typed requests and outcomes into lines; it never runs one")
+            .allowEmptyShould(false);
+
+    // Test fixtures are exempt: the OTLP receiver decodes what arrives with opentelemetry-proto.
+    public static final ArchRule ONLY_THE_TELEMETRY_ADAPTER_KNOWS_OPENTELEMETRY = noClasses()
+            .that().resideOutsideOfPackages(TELEMETRY, TEST_FIXTURES).and().doNotHaveFullyQualifiedName(TELEMETRY_ENTRY)
+            .should().dependOnClassesThat().resideInAnyPackage("io.opentelemetry..", TELEMETRY)
+            .because("the kernel and the protocol speak only the Telemetry port, and app reaches the adapter in one"
+                    + " class behind the config's telemetry section, so with telemetry off no OpenTelemetry class loads")
             .allowEmptyShould(false);
 
     public static final ArchRule EXECUTORS_DO_NOT_DEPEND_ON_APP = noClasses()

@@ -17,6 +17,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.postern.app.Gateway;
 import dev.postern.app.archfixtures.AppUsingTestFixtures;
+import dev.postern.app.archfixtures.GatewayTracingDirectly;
 import dev.postern.app.archfixtures.Wiring;
 import dev.postern.app.journal.ChainVerifier;
 import dev.postern.app.journal.FileAuditJournal;
@@ -60,6 +61,7 @@ import dev.postern.policy.archfixtures.PolicyCallingHttpClient;
 import dev.postern.policy.archfixtures.PolicyKnowingProtocol;
 import dev.postern.policy.archfixtures.PolicyOpeningSsh;
 import dev.postern.policy.archfixtures.PolicyReadingJson;
+import dev.postern.policy.archfixtures.PolicyStartingTelemetry;
 import dev.postern.policy.archfixtures.SplitPackageIntruder;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.SshExitOutcome;
@@ -191,6 +193,11 @@ class ArchitectureRulesSelfTest {
                         () -> classes(ProtocolCallingExecutor.class, ProtocolReachingIntoApp.class, ToolBinder.class),
                         names(ProtocolCallingExecutor.class, ProtocolReachingIntoApp.class),
                         () -> classes(ToolBinder.class)),
+                new Case(ArchitectureRules.ONLY_THE_TELEMETRY_ADAPTER_KNOWS_OPENTELEMETRY,
+                        () -> classes(GatewayTracingDirectly.class, PolicyStartingTelemetry.class, Wiring.class,
+                                dev.postern.telemetry.OtlpTelemetry.class),
+                        names(GatewayTracingDirectly.class, PolicyStartingTelemetry.class),
+                        () -> classes(Wiring.class, dev.postern.telemetry.OtlpTelemetry.class)),
                 new Case(ArchitectureRules.EXECUTORS_DO_NOT_DEPEND_ON_APP,
                         () -> classes(SshExecutorReadingConfig.class, SshExecutor.class, HttpExecutor.class),
                         names(SshExecutorReadingConfig.class),

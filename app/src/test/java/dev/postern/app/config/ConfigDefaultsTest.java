@@ -33,6 +33,7 @@ class ConfigDefaultsTest {
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
     private static final String MCP_SERVER = "/properties/mcp/properties/servers/items/properties/";
+    private static final String TELEMETRY = "/properties/telemetry/properties/";
 
     private static final List<ReadmeEntry> README = List.of(
             new ReadmeEntry("`session.maxFrameBytes`", "`session.maxFrameBytes`", "/properties/session/properties/maxFrameBytes"),
@@ -64,7 +65,11 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`mcp.servers[]`", "`startTimeoutMs`", MCP_SERVER + "startTimeoutMs"),
             new ReadmeEntry("`mcp.servers[]`", "`timeoutMs`", MCP_SERVER + "timeoutMs"),
             new ReadmeEntry("`mcp.servers[]`", "`maxResponseBytes`", MCP_SERVER + "maxResponseBytes"),
-            new ReadmeEntry("`mcp.servers[].tools[]`", "`confirm`", MCP_SERVER + "tools/items/properties/confirm"));
+            new ReadmeEntry("`mcp.servers[].tools[]`", "`confirm`", MCP_SERVER + "tools/items/properties/confirm"),
+            new ReadmeEntry("`telemetry`", "`serviceName`", TELEMETRY + "serviceName"),
+            new ReadmeEntry("`telemetry`", "`signals`", TELEMETRY + "signals"),
+            new ReadmeEntry("`telemetry`", "`timeoutMs`", TELEMETRY + "timeoutMs"),
+            new ReadmeEntry("`telemetry`", "`maxQueue`", TELEMETRY + "maxQueue"));
 
     @Test
     void theSchemasDefaultsAreExactlyTheLoadersDefaults() throws IOException {

@@ -7,6 +7,7 @@ import dev.postern.policy.Decision;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.Rejection;
 import dev.postern.policy.port.Stage;
+import dev.postern.policy.port.Telemetry;
 import dev.postern.protocol.approval.ApprovalRoute;
 import dev.postern.protocol.json.JsonSyntaxError;
 import dev.postern.protocol.json.StrictJson;
@@ -24,8 +25,11 @@ import dev.postern.transport.Frame;
 import dev.postern.transport.FramingError;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +46,9 @@ import java.util.function.Supplier;
  * handshake-era method needs), {@link Lifecycle} (the era and phase, a value replaced on each
  * transition), {@link Params} (each method's params checks) and {@link Responses} (envelopes, the
  * stateless era's decoration, framing-error texts).
+ *
+ * <p>With {@link #observe} set, each request read opens a {@link Telemetry.Span} that the rendering of
+ * its answer ends; with telemetry off nothing is kept.
  *
  * <p>{@code receive} is called by the one reader thread; the {@code render*} methods may be called
  * from any thread.
@@ -79,6 +86,10 @@ public final class McpServer {
 
     /** The catalog supplier has returned once: from then on no frame waits for it. */
     private volatile boolean catalogReady;
+
+    private volatile Telemetry telemetry = Telemetry.OFF;
+    /** The spans of requests read and not yet answered, by id (empty while telemetry is off). */
+    private final Map<RequestId, Telemetry.Span> spans = new ConcurrentHashMap<>();
 
     public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
         this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
@@ -131,6 +142,57 @@ public final class McpServer {
                     fixStateless(r);
                     return toolsCall(r, frame);
                 });
+    }
+
+    /**
+     * Reports each request read to {@code telemetry}, and its answer when rendered. Set before the
+     * session starts reading.
+     */
+    public void observe(Telemetry telemetry) {
+        this.telemetry = Objects.requireNonNull(telemetry, "telemetry");
+    }
+
+    /** The span of request {@code id} while it is unanswered; {@link Telemetry.Span#NONE} otherwise. */
+    public Telemetry.Span span(RequestId id) {
+        Telemetry.Span span = spans.get(id);
+        return span == null ? Telemetry.Span.NONE : span;
+    }
+
+    /** Opens the span of a request just read, parented to the trace context in its {@code params._meta} (SEP-414). */
+    private void open(Request r) {
+        Telemetry t = telemetry;
+        if (t == Telemetry.OFF) {
+            return;
+        }
+        JsonNode params = r.params().orElse(null);
+        JsonNode meta = params == null ? JSON.missingNode() : params.path(META);
+        Optional<String> id = Optional.of(r.id() instanceof RequestId.Text text ? text.value() : r.id().toJson().asText());
+        Telemetry.Span span = t.request(new Telemetry.Request(r.method(), id, text(meta, "traceparent"), text(meta, "tracestate")));
+        if (spans.putIfAbsent(r.id(), span) != null) {
+            // A second request under an id still in flight: the session refuses it; its own span ends now.
+            span.answered(new Telemetry.Answer(protocolVersion(), OptionalInt.of(ErrorCode.INVALID_REQUEST.code()), false));
+        }
+    }
+
+    private static Optional<String> text(JsonNode meta, String field) {
+        JsonNode v = meta.path(field);
+        return v.isTextual() ? Optional.of(v.textValue()) : Optional.empty();
+    }
+
+    private Optional<String> protocolVersion() {
+        ClientFacts c = client;
+        return c == null ? Optional.empty() : Optional.of(c.protocolVersion());
+    }
+
+    /** Ends the span of request {@code id}, if one is open. */
+    private void close(RequestId id, OptionalInt errorCode, boolean toolError) {
+        if (id == null || spans.isEmpty()) {
+            return;
+        }
+        Telemetry.Span span = spans.remove(id);
+        if (span != null) {
+            span.answered(new Telemetry.Answer(protocolVersion(), errorCode, toolError));
+        }
     }
 
     /** The client, once the era is fixed (after {@code initialize}, or the first stateless request that fixes it). */
@@ -314,6 +376,7 @@ public final class McpServer {
     // ---- requests ----
 
     private Inbound request(Request r, Frame frame) {
+        open(r);
         if (r.paramsByPosition()) {
             return methods.knows(r.method())
                     ? refuse(r.id(), ErrorCode.INVALID_PARAMS, "params must be an object (by name), not an array", Stage.MCP, frame)
@@ -445,21 +508,29 @@ public final class McpServer {
             // The name the client tried is its raw input: the journal keeps only the frame's fingerprint.
             return refuse(r.id(), ErrorCode.INVALID_PARAMS, "unknown tool: " + name, Stage.MCP, frame);
         }
+        span(r.id()).tool(name);
         Binding binding = tools.bind(tool.get(), arguments);
         if (binding instanceof Binding.Invalid invalid) {
+            span(r.id()).rejected(Stage.SCHEMA, "INVALID_ARGUMENTS", Optional.empty());
             return new Inbound.Respond(resultLine(r.id(), ToolResults.invalidArguments(invalid)),
                     Optional.of(rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", frame)
                             .ofTool(name, SchemaPointers.declared(invalid.pointer(), tool.get().inputSchema()))));
         }
         if (binding instanceof Binding.Answer answer) {
-            return new Inbound.Respond(responses.result(r.id(), answer.fixed()), Optional.empty());
+            String line = responses.result(r.id(), answer.fixed());
+            close(r.id(), OptionalInt.empty(), false);
+            return new Inbound.Respond(line, Optional.empty());
         }
         ApprovalRoute approval = stateless
                 ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
                         Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
                         Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
                 : handshakeApproval;
-        return new Inbound.Execute(r.id(), ((Binding.ToAction) binding).action(), frame.sha256(), name, approval,
+        dev.postern.policy.action.Action action = ((Binding.ToAction) binding).action();
+        if (!spans.isEmpty()) {
+            tools.kinds().owning(action.getClass()).ifPresent(kind -> span(r.id()).kind(kind.toolName()));
+        }
+        return new Inbound.Execute(r.id(), action, frame.sha256(), name, approval,
                 ProgressToken.of(p));
     }
 
@@ -553,11 +624,15 @@ public final class McpServer {
     }
 
     private String errorLine(RequestId id, ErrorCode code, String message, ObjectNode data) {
-        return responses.error(id, code, message, data);
+        String line = responses.error(id, code, message, data);
+        close(id, OptionalInt.of(code.code()), false);
+        return line;
     }
 
     private String resultLine(RequestId id, ObjectNode result) {
-        return responses.result(id, result);
+        String line = responses.result(id, result);
+        close(id, OptionalInt.empty(), result.path("isError").asBoolean(false));
+        return line;
     }
 
     private Inbound respond(RequestId id, ObjectNode result) {
@@ -565,6 +640,7 @@ public final class McpServer {
     }
 
     private Inbound refuse(RequestId id, ErrorCode code, String message, Stage stage, Frame frame) {
+        span(id).rejected(stage, code.name(), Optional.empty());
         return new Inbound.Respond(errorLine(id, code, message), Optional.of(rejection(stage, code.name(), frame)));
     }
 
