@@ -50,6 +50,7 @@ import dev.postern.protocol.tools.EffectKinds;
 import dev.postern.protocol.tools.HttpRequestKind;
 import dev.postern.protocol.tools.SqlQueryKind;
 import dev.postern.protocol.tools.SshExecKind;
+import dev.postern.protocol.tools.StrictSchemaValidator;
 import dev.postern.protocol.tools.UpstreamToolKind;
 import dev.postern.protocol.json.StrictJsonCodec;
 import dev.postern.protocol.tools.ToolCatalog;
@@ -92,7 +93,7 @@ public final class Gateway {
             // One child process per upstream server, spoken to with the gateway's own strict JSON; it also lists their tools.
             Registration.discovering(new UpstreamToolKind(), new UpstreamSection(), (config, credentials, around) -> new McpActionExecutor(
                     config.policy().allowances(UpstreamServer.class), credentials, new StrictJsonCodec(config.maxFrameBytes()),
-                    around.reports(), around.diagnostics(), Version.current()),
+                    new StrictSchemaValidator(), around.reports(), around.diagnostics(), Version.current()),
                     new UpstreamServerCheck(config -> Gateway.listNow(config, System.err))));
 
     private static final EffectKinds EFFECT_KINDS =

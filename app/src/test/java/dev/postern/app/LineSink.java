@@ -5,10 +5,11 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
 
-/** Collects whole lines as the gateway's FrameWriter writes them, for the live-session test harnesses. */
+/** Collects whole lines as the gateway's FrameWriter writes them, and every byte as written, for the live-session test harnesses. */
 final class LineSink extends OutputStream {
     private final BlockingQueue<String> lines;
     private final ByteArrayOutputStream current = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream raw = new ByteArrayOutputStream();
 
     LineSink(BlockingQueue<String> lines) {
         this.lines = lines;
@@ -16,6 +17,7 @@ final class LineSink extends OutputStream {
 
     @Override
     public synchronized void write(int b) {
+        raw.write(b);
         if (b == '\n') {
             lines.add(current.toString(StandardCharsets.UTF_8));
             current.reset();
@@ -29,5 +31,10 @@ final class LineSink extends OutputStream {
         for (int i = off; i < off + len; i++) {
             write(b[i]);
         }
+    }
+
+    /** Every byte written so far, exactly as written. */
+    synchronized byte[] raw() {
+        return raw.toByteArray();
     }
 }

@@ -32,6 +32,7 @@ final class LiveSession implements AutoCloseable {
 
     private final PipedOutputStream input = new PipedOutputStream();
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final LineSink stdout = new LineSink(lines);
     final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     final AtomicBoolean fatalHookRan = new AtomicBoolean();
     private final FileAuditJournal journal;
@@ -39,13 +40,17 @@ final class LiveSession implements AutoCloseable {
     final Thread thread;
 
     LiveSession(Path journalDir, Policy policy, int maxInFlight, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
+        this(SessionHarness.config(journalDir, policy, maxInFlight), maxResultBytes, executors);
+    }
+
+    /** A session on a config the test built (its own credentials, say). */
+    LiveSession(GatewayConfig config, long maxResultBytes, List<ActionExecutor<?>> executors) throws IOException {
         PipedInputStream in = new PipedInputStream(input, 1 << 20);
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        GatewayConfig config = SessionHarness.config(journalDir, policy, maxInFlight);
         journal = Gateway.journal(config, diagnostics);
         thread = new Thread(() -> {
             try {
-                exit.complete(Gateway.run(config, journal, executors, maxResultBytes, in, new LineSink(lines), diagnostics,
+                exit.complete(Gateway.run(config, journal, executors, maxResultBytes, in, stdout, diagnostics,
                         session -> session.onFatal(() -> fatalHookRan.set(true))));
             } catch (Throwable e) {
                 exit.completeExceptionally(e);
@@ -86,6 +91,11 @@ final class LiveSession implements AutoCloseable {
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** Every byte the session wrote on its stdout so far, exactly as written. */
+    byte[] rawStdout() {
+        return stdout.raw();
     }
 
     /** Whatever else was written, without waiting. */

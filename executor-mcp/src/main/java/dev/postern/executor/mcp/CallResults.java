@@ -16,9 +16,9 @@ import java.util.Optional;
  * Checks an upstream's {@code tools/call} result against the shape of MCP's {@code CallToolResult}
  * ({@code content} an array of items of the five known types, each well-formed; {@code isError} a
  * boolean; {@code structuredContent} and {@code _meta} objects), and masks secrets inside its string
- * values and member names so the result stays valid JSON. Validating {@code structuredContent}
- * against the pinned {@code outputSchema} is not done here: the schema validator lives in protocol,
- * which checks it before rendering. Stateless.
+ * values and member names so the result stays valid JSON. {@code structuredContent} against the
+ * pinned {@code outputSchema} is checked by {@link ToolCall}, with the gateway's schema validator
+ * lent through the {@code SchemaValidator} port. Stateless.
  */
 final class CallResults {
     private CallResults() {

@@ -11,6 +11,7 @@ import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.JsonCodec;
+import dev.postern.policy.port.SchemaValidator;
 import dev.postern.policy.port.ToolSource;
 import dev.postern.policy.port.UpstreamReports;
 import java.io.PrintStream;
@@ -34,8 +35,9 @@ import java.util.function.BiConsumer;
  * MCP client with no client capabilities; its stdout judged by the gateway's own framing and JSON
  * rules (what fails them is dropped and reported to {@link UpstreamReports}, never answered), its
  * stderr copied to {@code diagnostics} prefixed, masked and capped. A call is sent only while the
- * tool's live definition still has the permit's pin; its result is checked, capped and masked against
- * the server's credentials. A server that exits is started again at the next call; one that cannot
+ * tool's live definition still has the permit's pin; its result is checked (a {@code CallToolResult};
+ * a success's {@code structuredContent} valid against the pinned {@code outputSchema}), capped and masked
+ * against the server's credentials. A server that exits is started again at the next call; one that cannot
  * start, after its back-off.
  *
  * <p>Children die with the gateway: on Linux each is started under {@code setpriv --pdeathsig KILL}
@@ -58,15 +60,17 @@ public final class McpActionExecutor implements ActionExecutor<AuthorizedUpstrea
      * @param servers       the configured upstream servers; none is started until {@link #start}
      * @param credentials   resolves the credentials a server's environment names, at each start
      * @param codec         the gateway's strict JSON parser and writer
+     * @param schemas       the gateway's schema validator, for results against a tool's pinned {@code outputSchema}
      * @param reports       where dropped upstream lines go (the decisions journal, stage upstream)
      * @param diagnostics   the gateway's stderr: upstream stderr lines, exits, restarts, masked
      * @param clientVersion Postern's version, sent in {@code clientInfo}
      */
-    public McpActionExecutor(List<UpstreamServer> servers, CredentialStore credentials, JsonCodec codec, UpstreamReports reports,
-            PrintStream diagnostics, String clientVersion) {
+    public McpActionExecutor(List<UpstreamServer> servers, CredentialStore credentials, JsonCodec codec, SchemaValidator schemas,
+            UpstreamReports reports, PrintStream diagnostics, String clientVersion) {
         Objects.requireNonNull(servers, "servers");
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(schemas, "schemas");
         Objects.requireNonNull(reports, "reports");
         this.diagnostics = Objects.requireNonNull(diagnostics, "diagnostics");
         Objects.requireNonNull(clientVersion, "clientVersion");
@@ -74,7 +78,7 @@ public final class McpActionExecutor implements ActionExecutor<AuthorizedUpstrea
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "postern-upstream-retry"));
         List<String> launcher = launcher();
         for (UpstreamServer s : servers) {
-            if (upstreams.put(s.name(), new Upstream(s, credentials, codec, reports, diagnostics, clientVersion, launcher, spawner,
+            if (upstreams.put(s.name(), new Upstream(s, credentials, codec, schemas, reports, diagnostics, clientVersion, launcher, spawner,
                     timers)) != null) {
                 throw new IllegalArgumentException("upstream server " + s.name() + " is configured twice");
             }

@@ -13,6 +13,7 @@ import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.outcome.UpstreamCallOutcome;
 import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.ProgressSink;
+import dev.postern.policy.port.SchemaValidator;
 import dev.postern.policy.port.UpstreamReports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One {@code tools/call} on a running upstream: a fresh request id (the downstream's never travels),
  * a fresh progress token when the client asked for progress, at most the server's timeout, a
- * {@code notifications/cancelled} upstream on timeout or cancellation, then the result checked,
- * capped and masked. Used once.
+ * {@code notifications/cancelled} upstream on timeout or cancellation, then the result checked (its
+ * shape; a success's {@code structuredContent} against the pinned {@code outputSchema}), capped and masked. Used once.
  */
 final class ToolCall {
     private static final AtomicLong TOKENS = new AtomicLong();
@@ -38,15 +39,17 @@ final class ToolCall {
     private final UpstreamServer server;
     private final String tool;
     private final JsonObject arguments;
+    private final Optional<SchemaValidator.Check> output;
     private final Cancellation cancellation;
     private final UpstreamReports reports;
 
-    ToolCall(Connection connection, UpstreamServer server, String tool, JsonObject arguments, Cancellation cancellation,
-            UpstreamReports reports) {
+    ToolCall(Connection connection, UpstreamServer server, String tool, JsonObject arguments, Optional<SchemaValidator.Check> output,
+            Cancellation cancellation, UpstreamReports reports) {
         this.connection = connection;
         this.server = server;
         this.tool = tool;
         this.arguments = arguments;
+        this.output = output;
         this.cancellation = cancellation;
         this.reports = reports;
     }
@@ -147,7 +150,20 @@ final class ToolCall {
                     + " bytes, over the server's cap of " + server.maxResponseBytes() + "; nothing of it is returned");
         }
         JsonObject masked = (JsonObject) CallResults.mask(result, connection.mask());
-        return new UpstreamCallOutcome(server.name(), tool, masked, CallResults.isError(masked));
+        boolean upstreamError = CallResults.isError(masked);
+        // MCP: a tool with an outputSchema MUST return conforming structuredContent; a client SHOULD check it.
+        // What is checked is what would be passed on; an upstream's own error result carries none to check.
+        if (output.isPresent() && !upstreamError) {
+            Optional<JsonValue> structured = masked.get("structuredContent");
+            Optional<String> wrong = structured.isEmpty() ? Optional.of("it has no structuredContent")
+                    : output.get().problem(structured.get()).map(p -> "structuredContent " + p);
+            if (wrong.isPresent()) {
+                reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
+                return protocolError("its result does not conform to the tool's outputSchema")
+                        .withDetail(connection.mask().mask(wrong.get()));
+            }
+        }
+        return new UpstreamCallOutcome(server.name(), tool, masked, upstreamError);
     }
 
     private ExecutionFailure protocolError(String why) {

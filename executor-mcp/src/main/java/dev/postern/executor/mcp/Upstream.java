@@ -25,6 +25,7 @@ import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.JsonCodec;
 import dev.postern.policy.port.ProgressSink;
 import dev.postern.policy.port.Secret;
+import dev.postern.policy.port.SchemaValidator;
 import dev.postern.policy.port.SecretMask;
 import dev.postern.policy.port.UpstreamReports;
 import java.io.File;
@@ -68,6 +69,7 @@ final class Upstream {
     private final UpstreamServer server;
     private final CredentialStore credentials;
     private final JsonCodec codec;
+    private final SchemaValidator schemas;
     private final UpstreamReports reports;
     private final PrintStream diagnostics;
     private final String clientVersion;
@@ -87,8 +89,15 @@ final class Upstream {
     private int failures;
     private String downReason = "";
     private boolean closed;
-    /** The pin of each tool the server lists now, by name: taken once per listing, compared on every call. */
-    private volatile Map<String, String> livePins = Map.of();
+    /** Each tool the server lists now, by name: its pin and output check, taken once per listing, used on every call. */
+    private volatile Map<String, LiveTool> liveTools = Map.of();
+
+    /**
+     * A listed tool as a call needs it: its pin, and, for an allowlisted tool that declares an
+     * {@code outputSchema}, the check its successful results' {@code structuredContent} must pass.
+     */
+    record LiveTool(String pin, Optional<SchemaValidator.Check> output) {
+    }
 
     /** Why the server cannot take a call now, in words fit for the agent. */
     static final class Unavailable extends Exception {
@@ -99,11 +108,12 @@ final class Upstream {
         }
     }
 
-    Upstream(UpstreamServer server, CredentialStore credentials, JsonCodec codec, UpstreamReports reports, PrintStream diagnostics,
-            String clientVersion, List<String> launcher, ExecutorService spawner, ScheduledExecutorService timers) {
+    Upstream(UpstreamServer server, CredentialStore credentials, JsonCodec codec, SchemaValidator schemas, UpstreamReports reports,
+            PrintStream diagnostics, String clientVersion, List<String> launcher, ExecutorService spawner, ScheduledExecutorService timers) {
         this.server = server;
         this.credentials = credentials;
         this.codec = codec;
+        this.schemas = schemas;
         this.reports = reports;
         this.diagnostics = diagnostics;
         this.clientVersion = clientVersion;
@@ -145,16 +155,16 @@ final class Upstream {
                     + " was starting; nothing was sent");
         }
         UpstreamTool tool = permit.tool();
-        String livePin = livePins.get(tool.name());
-        if (livePin == null) {
+        LiveTool live = liveTools.get(tool.name());
+        if (live == null) {
             return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE, "upstream " + server.name()
                     + " no longer lists the tool; nothing was sent");
         }
-        if (!livePin.equals(tool.pin())) {
+        if (!live.pin().equals(tool.pin())) {
             return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE,
                     "the tool's definition changed since the call was allowed; nothing was sent");
         }
-        return new ToolCall(c, server, tool.name(), permit.arguments(), cancellation, reports).run();
+        return new ToolCall(c, server, tool.name(), permit.arguments(), live.output(), cancellation, reports).run();
     }
 
     /** The wait for a start ended because the call was cancelled. */
@@ -246,7 +256,7 @@ final class Upstream {
                     connection = c;
                     starting = null;
                     failures = 0;
-                    livePins = pins(tools);
+                    liveTools = live(tools);
                 }
             }
             if (!ok) {
@@ -333,7 +343,7 @@ final class Upstream {
                 if (connection != c) {
                     return;
                 }
-                livePins = pins(tools);
+                liveTools = live(tools);
             }
             listener.accept(server, new Listing.Listed(tools));
         } catch (Unavailable e) {
@@ -350,9 +360,19 @@ final class Upstream {
         }
     }
 
-    private static Map<String, String> pins(List<JsonObject> tools) {
-        LinkedHashMap<String, String> byName = new LinkedHashMap<>();
-        tools.forEach(t -> byName.put(t.string("name").orElseThrow(), Pins.of(t)));
+    /** Each listed tool's pin, and the compiled output schema of each allowlisted one that declares one. */
+    private Map<String, LiveTool> live(List<JsonObject> tools) {
+        LinkedHashMap<String, LiveTool> byName = new LinkedHashMap<>();
+        for (JsonObject t : tools) {
+            String name = t.string("name").orElseThrow();
+            Optional<SchemaValidator.Check> output = Optional.empty();
+            Optional<JsonValue> schema = t.get("outputSchema");
+            if (schema.isPresent() && server.tool(name).isPresent()) {
+                output = Optional.of(schema.get() instanceof JsonObject o ? schemas.compile(o)
+                        : value -> Optional.of("the tool's outputSchema is not an object"));
+            }
+            byName.put(name, new LiveTool(Pins.of(t), output));
+        }
         return java.util.Collections.unmodifiableMap(byName);
     }
 

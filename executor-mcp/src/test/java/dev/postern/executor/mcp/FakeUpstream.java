@@ -28,7 +28,8 @@ import java.util.Set;
  */
 public final class FakeUpstream {
     static final List<String> PAGE_ONE = List.of("echo", "env", "sleep", "crash", "secret");
-    static final List<String> PAGE_TWO = List.of("progress", "stray", "ask", "badshape", "rpcerror", "big", "change", "stderr", "meet");
+    static final List<String> PAGE_TWO = List.of("progress", "stray", "ask", "badshape", "rpcerror", "big", "change", "stderr", "meet",
+            "typed");
     static final List<String> TOOLS = concat(PAGE_ONE, PAGE_TWO);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -71,8 +72,11 @@ public final class FakeUpstream {
     /** The definition the fake lists for {@code name}; {@code changed} after the tool {@code change} ran. */
     static String definition(String name, boolean changed) {
         return "{\"name\":\"" + name + "\",\"description\":\"tool " + name + (changed && name.equals("echo") ? " (changed)" : "")
-                + "\",\"inputSchema\":{\"type\":\"object\"}}";
+                + "\",\"inputSchema\":{\"type\":\"object\"}" + (name.equals("typed") ? ",\"outputSchema\":" + TYPED_OUTPUT : "") + "}";
     }
+
+    /** {@code typed}'s outputSchema: an object with an integer {@code n}. */
+    static final String TYPED_OUTPUT = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}";
 
     private void serve() throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -188,6 +192,17 @@ public final class FakeUpstream {
                 System.err.println("a line on stderr with " + secret);
                 System.err.println("second\u001b[31m line");
                 result(id, text("wrote stderr"));
+                break;
+            case "typed":
+                // give: the structuredContent to return ("none" for none); error: an upstream error result without any.
+                JsonNode give = params.path("arguments").path("give");
+                ObjectNode typed = text("typed");
+                if (params.path("arguments").path("error").asBoolean(false)) {
+                    typed.put("isError", true);
+                } else if (!give.isMissingNode()) {
+                    typed.set("structuredContent", give);
+                }
+                result(id, typed);
                 break;
             case "meet":
                 meeting.put(id, params.path("arguments").path("m").asText());

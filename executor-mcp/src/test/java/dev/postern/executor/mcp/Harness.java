@@ -15,6 +15,8 @@ import dev.postern.policy.model.UpstreamTool;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
 import dev.postern.policy.port.JsonCodec;
+import dev.postern.policy.port.SchemaValidator;
+import dev.postern.protocol.tools.StrictSchemaValidator;
 import dev.postern.policy.port.Secret;
 import dev.postern.policy.port.UpstreamReports;
 import dev.postern.protocol.json.StrictJsonCodec;
@@ -36,6 +38,7 @@ import java.util.function.BooleanSupplier;
 final class Harness {
     static final String SECRET = "s3cret-token-value";
     static final JsonCodec CODEC = new StrictJsonCodec(16 * 1024 * 1024);
+    static final SchemaValidator SCHEMAS = new StrictSchemaValidator();
 
     /** One dropped line as the executor reported it. */
     record Report(String server, String reason, String sha256, long bytes) {
@@ -97,7 +100,7 @@ final class Harness {
     }
 
     McpActionExecutor executor(UpstreamServer server) {
-        return new McpActionExecutor(List.of(server), credentials(), CODEC, sink, diagnostics, "test");
+        return new McpActionExecutor(List.of(server), credentials(), CODEC, SCHEMAS, sink, diagnostics, "test");
     }
 
     McpActionExecutor started(UpstreamServer server) {

@@ -40,7 +40,7 @@ class McpActionExecutorContractTest extends ActionExecutorContract<AuthorizedUps
 
     @Override
     protected ActionExecutor<AuthorizedUpstreamCall> createExecutor(CredentialStore credentials) {
-        McpActionExecutor executor = new McpActionExecutor(List.of(server()), credentials, Harness.CODEC, harness.sink,
+        McpActionExecutor executor = new McpActionExecutor(List.of(server()), credentials, Harness.CODEC, Harness.SCHEMAS, harness.sink,
                 harness.diagnostics, "contract");
         // Started and listed before the kit's clock runs: a JVM's start is not a call's latency.
         executor.start((allowance, listing) -> harness.listings.add(listing));

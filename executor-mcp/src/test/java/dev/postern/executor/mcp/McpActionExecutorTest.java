@@ -279,6 +279,29 @@ class McpActionExecutorTest {
     }
 
     @Test
+    void structuredContentIsCheckedAgainstThePinnedOutputSchemaAndOneThatDoesNotConformIsAProtocolErrorWithItsDetailForTheJournal() {
+        UpstreamServer server = normal();
+        executor = h.started(server);
+        UpstreamCallOutcome good = success(call(server, "typed", "{\"give\":{\"n\":1}}"));
+        assertEquals("{\"n\":1}", good.result().get("structuredContent").orElseThrow().canonical());
+
+        ExecutionFailure wrong = failure(call(server, "typed", "{\"give\":{\"n\":\"one\"}}"), FailureCode.UPSTREAM_PROTOCOL_ERROR);
+        assertEquals("upstream fake broke the protocol: its result does not conform to the tool's outputSchema;"
+                + " nothing of its answer is returned", wrong.message(), "the agent is told what, never the upstream's values");
+        assertTrue(wrong.detail().startsWith("structuredContent at /n: "), wrong.detail());
+        assertFitForTheAgent(wrong);
+
+        ExecutionFailure none = failure(call(server, "typed", "{}"), FailureCode.UPSTREAM_PROTOCOL_ERROR);
+        assertEquals("it has no structuredContent", none.detail());
+        assertEquals(List.of("shape", "shape"), h.reasons(), "each refused result is reported, by digest and length");
+
+        UpstreamCallOutcome ownError = success(call(server, "typed", "{\"error\":true}"));
+        assertTrue(ownError.upstreamError(), "an upstream's own error result is passed on without structuredContent");
+        success(call(server, "echo", "{}"));
+        assertEquals(2, h.reports.size(), "a tool without an outputSchema is not checked, nor is an error result");
+    }
+
+    @Test
     void concurrentCallsShareOneProcess() {
         UpstreamServer server = normal();
         executor = h.started(server);

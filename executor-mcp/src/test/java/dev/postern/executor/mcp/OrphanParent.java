@@ -20,7 +20,7 @@ public final class OrphanParent {
         Path dir = Path.of(args[0]);
         Harness h = new Harness(dir);
         McpActionExecutor executor = new McpActionExecutor(List.of(h.server("linger", Duration.ofSeconds(10), 1 << 20)),
-                Harness.credentials(), Harness.CODEC, h.sink, System.err, "test");
+                Harness.credentials(), Harness.CODEC, Harness.SCHEMAS, h.sink, System.err, "test");
         executor.start((a, l) -> {
             if (l instanceof Listing.Listed) {
                 try {

@@ -137,6 +137,14 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         if (refersOutside(JsonValues.node(input.get()))) {
             return Optional.of("its inputSchema refers to a schema outside itself ($ref not starting with #), which Postern does not fetch");
         }
+        // Its results are checked against its outputSchema: one that cannot be used would refuse every result.
+        Optional<JsonValue> output = definition.get().get("outputSchema");
+        if (output.isPresent() && !(output.get() instanceof JsonValue.JsonObject)) {
+            return Optional.of("its outputSchema is not an object");
+        }
+        if (output.isPresent() && refersOutside(JsonValues.node(output.get()))) {
+            return Optional.of("its outputSchema refers to a schema outside itself ($ref not starting with #), which Postern does not fetch");
+        }
         return Optional.empty();
     }
 
@@ -227,7 +235,8 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         return k;
     }
 
-    private static boolean refersOutside(JsonNode node) {
+    /** Whether a schema holds a {@code $ref} or {@code $dynamicRef} that does not start with {@code #}. */
+    static boolean refersOutside(JsonNode node) {
         if (node.isObject()) {
             JsonNode ref = node.get("$ref");
             if (ref != null && (!ref.isTextual() || !ref.textValue().startsWith("#"))) {

@@ -136,6 +136,33 @@ class UpstreamToolKindTest {
     }
 
     @Test
+    void anOutputSchemaThatRefersOutsideItselfOrIsNoObjectIsWithheldSinceNoResultCouldBeChecked() {
+        JsonValue.JsonObject remote = json("{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":"
+                + "{\"type\":\"object\",\"properties\":{\"m\":{\"$ref\":\"http://127.0.0.1:9/schema.json\"}}}}");
+        UpstreamServer s = server(echo(Pins.of(remote), Map.of()));
+        assertTrue(UpstreamToolKind.whyWithheld(s, s.tools().get(0), LiveTools.none().with(s, new LiveTools.Listing.Listed(List.of(remote))))
+                .orElseThrow().startsWith("its outputSchema refers to a schema outside itself"));
+        JsonValue.JsonObject notAnObject = json("{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":true}");
+        UpstreamServer t = server(echo(Pins.of(notAnObject), Map.of()));
+        assertEquals(Optional.of("its outputSchema is not an object"), UpstreamToolKind.whyWithheld(t, t.tools().get(0),
+                LiveTools.none().with(t, new LiveTools.Listing.Listed(List.of(notAnObject)))));
+    }
+
+    @Test
+    void theSchemaValidatorReportsTheLeastFailingPointerAndNeverCompilesAnOutsideReference() {
+        StrictSchemaValidator schemas = new StrictSchemaValidator();
+        dev.postern.policy.port.SchemaValidator.Check sum = schemas.compile(json("{\"type\":\"object\",\"properties\":"
+                + "{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"integer\"}},\"required\":[\"a\",\"b\"]}"));
+        assertEquals(Optional.empty(), sum.problem(json("{\"a\":1,\"b\":2}")));
+        assertTrue(sum.problem(json("{\"a\":\"x\",\"b\":\"y\"}")).orElseThrow().startsWith("at /a: "), "the least pointer first");
+        assertTrue(sum.problem(json("{\"a\":1}")).orElseThrow().startsWith("at /b: "), "a missing member is named");
+        dev.postern.policy.port.SchemaValidator.Check remote = schemas.compile(json("{\"$ref\":\"http://127.0.0.1:9/s.json\"}"));
+        assertTrue(remote.problem(json("{}")).orElseThrow().contains("outside itself"), "refused, never fetched");
+        dev.postern.policy.port.SchemaValidator.Check broken = schemas.compile(json("{\"type\":\"no-such-type\",\"minimum\":\"x\"}"));
+        assertTrue(broken.problem(json("{}")).isPresent(), "a schema that cannot be used refuses every value");
+    }
+
+    @Test
     void theUpstreamsResultIsPassedOnWhole() {
         JsonValue.JsonObject result = json("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"isError\":true}");
         ObjectNode rendered = ToolResults.outcome(EffectKinds.of(new UpstreamToolKind()),
