@@ -8,12 +8,18 @@ import java.io.IOException;
 /**
  * What the load driver needs from one response line, read with Jackson's streaming parser (no tree):
  * the integer id ({@link #NO_ID} when null, absent or not an integer), the JSON-RPC error code (0
- * when none) and whether a tool result says {@code isError: true}. A line that is not a JSON object
- * reads as {@link #UNREADABLE}.
+ * when none), whether a tool result says {@code isError: true}, and whether the line is a notification
+ * (a {@code method} and no id: an upstream's {@code notifications/tools/list_changed}, say, which
+ * answers nothing). A line that is not a JSON object reads as {@link #UNREADABLE}.
  */
-record ResponseLine(long id, int errorCode, boolean toolError) {
+record ResponseLine(long id, int errorCode, boolean toolError, boolean notification) {
     static final long NO_ID = -1;
     static final ResponseLine UNREADABLE = new ResponseLine(NO_ID, -32700, false);
+
+    /** A line that is not a notification. */
+    ResponseLine(long id, int errorCode, boolean toolError) {
+        this(id, errorCode, toolError, false);
+    }
 
     private static final JsonFactory FACTORY = new JsonFactory();
 
@@ -29,11 +35,21 @@ record ResponseLine(long id, int errorCode, boolean toolError) {
             long id = NO_ID;
             int errorCode = 0;
             boolean toolError = false;
+            boolean method = false;
+            boolean idSeen = false;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
-                if (field.equals("id") && value == JsonToken.VALUE_NUMBER_INT) {
-                    id = p.getLongValue();
+                if (field.equals("id")) {
+                    idSeen = true;
+                    if (value == JsonToken.VALUE_NUMBER_INT) {
+                        id = p.getLongValue();
+                    } else {
+                        p.skipChildren();
+                    }
+                } else if (field.equals("method")) {
+                    method = true;
+                    p.skipChildren();
                 } else if (field.equals("error") && value == JsonToken.START_OBJECT) {
                     errorCode = errorCode(p);
                 } else if (field.equals("result") && value == JsonToken.START_OBJECT) {
@@ -42,7 +58,7 @@ record ResponseLine(long id, int errorCode, boolean toolError) {
                     p.skipChildren();
                 }
             }
-            return new ResponseLine(id, errorCode, toolError);
+            return new ResponseLine(id, errorCode, toolError, method && !idSeen);
         } catch (IOException e) {
             return UNREADABLE;
         }

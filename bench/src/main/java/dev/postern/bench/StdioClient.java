@@ -89,6 +89,11 @@ final class StdioClient implements AutoCloseable {
         return ResponseLine.parse(line, 0, lineLength);
     }
 
+    /** The last line read, whole, as text. */
+    String lineText() {
+        return new String(line, 0, lineLength, StandardCharsets.UTF_8);
+    }
+
     /** The last line read, as text, for diagnostics. */
     String lastLine() {
         return new String(line, 0, Math.min(lineLength, 300), StandardCharsets.UTF_8);

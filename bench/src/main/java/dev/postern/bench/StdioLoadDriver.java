@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -21,6 +22,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -32,13 +34,16 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
  * every id checked to be answered exactly once, sequential round trips, idle RSS and the peak RSS
  * while a 50 MB line without a newline is fed, and a loopback HTTP GET through the gateway against
  * the same GET with HttpClient directly, and (when PostgreSQL is installed) a loopback query through
- * {@code sql_query} against the same query over JDBC directly. Loopback only; every loop is bounded and a watchdog kills
+ * {@code sql_query} against the same query over JDBC directly, and an upstream MCP server's {@code echo}
+ * through the gateway against the same driver calling that upstream directly (with {@code tools/list}
+ * answered from the pinned catalog). Loopback only; every loop is bounded and a watchdog kills
  * a server that stops answering. Results go to stderr and to {@code --out}, never to stdout.
  * Run with {@code --help} for the options.
  */
 public final class StdioLoadDriver {
     static final String DEFAULT_COMMAND = "postern=bin/postern mcp-stdio --config {config}";
-    static final List<String> ALL_SECTIONS = List.of("startup", "cold", "throughput", "latency", "memory", "http", "sql");
+    static final List<String> ALL_SECTIONS = List.of("startup", "cold", "throughput", "latency", "memory", "http", "sql",
+            "upstream");
     /** The DESIGN §9 peers and the floor, measured beside Postern by {@code --peers}: label, command, what must exist first. */
     static final List<String[]> PEERS = List.of(
             new String[] {"postern", "bin/postern mcp-stdio --config {config}", "bin/postern"},
@@ -58,6 +63,8 @@ public final class StdioLoadDriver {
     static final Figures.Figure LOST = new Figures.Figure("responses lost, duplicated or unexpected, all depths", "count", false);
     static final Figures.Figure HTTP_RATIO = new Figures.Figure("loopback GET via gateway ÷ HttpClient 5 direct, p50", "×", false);
     static final Figures.Figure SQL_RATIO = new Figures.Figure("loopback SQL query via gateway ÷ JDBC direct, p50", "×", false);
+    /** The depth of the upstream section's throughput: the gateway's maxInFlight in its upstream config. */
+    static final int UPSTREAM_DEPTH = 8;
     static final int[] DEPTHS = {1, 8, 64};
     static final long SECTION_DEADLINE_SECONDS = 180;
     static final long STALL_SECONDS = 10;
@@ -68,6 +75,7 @@ public final class StdioLoadDriver {
     private final String httpBase;
     private final Path stderrLog;
     private LoopbackPostgres postgres;
+    private List<UpstreamEcho> upstreams = List.of();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "load-watchdog");
         t.setDaemon(true);
@@ -112,6 +120,9 @@ public final class StdioLoadDriver {
             Path config = writeConfig(runDir, http.baseUrl(), pg == null ? "" : pg.configSection(runDir));
             StdioLoadDriver driver = new StdioLoadDriver(options, report, config, http.baseUrl(), stderrLog);
             driver.postgres = pg;
+            if (options.sections.contains("upstream")) {
+                driver.upstreams = UpstreamEcho.available(cwd(), options.notes);
+            }
             driver.header();
             driver.runAll(http);
             driver.summary();
@@ -165,6 +176,10 @@ public final class StdioLoadDriver {
     }
 
     private List<String> command(String template) {
+        return command(template, config);
+    }
+
+    private static List<String> command(String template, Path config) {
         List<String> argv = new ArrayList<>();
         for (String token : template.trim().split("\\s+")) {
             argv.add(token.replace("{config}", config.toString()));
@@ -217,6 +232,15 @@ public final class StdioLoadDriver {
                     sql(label, command, postgres);
                 } else {
                     report.row(label, "sql query through gateway vs direct", "skipped (the command takes no {config})");
+                }
+            }
+            if (options.sections.contains("upstream")) {
+                if (!c.getValue().contains("{config}")) {
+                    report.row(label, "upstream echo through gateway vs direct", "skipped (the command takes no {config})");
+                    continue;
+                }
+                for (UpstreamEcho u : upstreams) {
+                    upstream(label, c.getValue(), u);
                 }
             }
         }
@@ -274,7 +298,7 @@ public final class StdioLoadDriver {
             try {
                 handshake(p);
                 AnswerLedger ledger = new AnswerLedger(nextId, options.coldCalls);
-                long nanos = pipelined(p, 64, options.coldCalls, ledger);
+                long nanos = pipelined(p, 64, options.coldCalls, ledger, StdioLoadDriver::targetsCall);
                 double rate = options.coldCalls * 1e9 / nanos;
                 report.row(label, "cold tools/call throughput, depth 64", String.format(Locale.ROOT,
                         "%,.0f calls/s (the first %d calls after initialize in %s; %s)", rate, options.coldCalls,
@@ -308,7 +332,7 @@ public final class StdioLoadDriver {
                     pipelined(p, 8, options.warmup);
                     for (int depth : DEPTHS) {
                         AnswerLedger ledger = new AnswerLedger(nextId, options.calls);
-                        long nanos = pipelined(p, depth, options.calls, ledger);
+                        long nanos = pipelined(p, depth, options.calls, ledger, StdioLoadDriver::targetsCall);
                         double rate = options.calls * 1e9 / nanos;
                         report.row(label, "tools/call throughput, depth " + depth, String.format(Locale.ROOT,
                                 "%,.0f calls/s (%d calls in %s; %s)", rate, options.calls,
@@ -339,7 +363,7 @@ public final class StdioLoadDriver {
 
     private long pipelined(StdioClient p, int depth, int calls) throws Exception {
         AnswerLedger ledger = new AnswerLedger(nextId, calls);
-        long nanos = pipelined(p, depth, calls, ledger);
+        long nanos = pipelined(p, depth, calls, ledger, StdioLoadDriver::targetsCall);
         if (!ledger.clean()) {
             throw new IOException("warm-up: " + ledger.summary());
         }
@@ -348,9 +372,10 @@ public final class StdioLoadDriver {
 
     /**
      * Keeps up to {@code depth} calls written ahead of their answers: a writer thread writes while it
-     * holds a permit and flushes before it waits; this thread reads answers and returns permits.
+     * holds a permit and flushes before it waits; this thread reads answers and returns permits. A
+     * notification the server sends meanwhile answers nothing and is passed over.
      */
-    private long pipelined(StdioClient p, int depth, int calls, AnswerLedger ledger) throws Exception {
+    private long pipelined(StdioClient p, int depth, int calls, AnswerLedger ledger, LongFunction<String> call) throws Exception {
         long first = nextId;
         nextId += calls;
         Semaphore permits = new Semaphore(depth);
@@ -362,7 +387,7 @@ public final class StdioLoadDriver {
                         p.flush();
                         permits.acquire();
                     }
-                    p.write(targetsCall(first + i));
+                    p.write(call.apply(first + i));
                 }
                 p.flush();
             } catch (IOException e) {
@@ -388,7 +413,12 @@ public final class StdioLoadDriver {
         writer.start();
         try {
             for (int i = 0; i < calls; i++) {
-                if (ledger.record(p.read())) {
+                ResponseLine r = p.read();
+                if (r.notification()) {
+                    i--;
+                    continue;
+                }
+                if (ledger.record(r)) {
                     permits.release();
                 }
                 progress.incrementAndGet();
@@ -631,15 +661,212 @@ public final class StdioLoadDriver {
         }
     }
 
+    // ---- an upstream MCP server's echo through the gateway vs direct ----
+
+    /**
+     * The upstream {@code u} spoken to directly by this driver and, in the same run, behind a gateway
+     * ({@code template} with a config of its own: {@code u}, {@code echo} pinned at the pin of the
+     * direct session's live listing). Sequential calls alternate one through the gateway with one
+     * directly, after {@code --path-warmup} untimed rounds; then {@code --calls} calls pipelined at
+     * depth {@value #UPSTREAM_DEPTH} on each side; then, in a second gateway whose upstream logs what
+     * it receives (when it can), {@code tools/list} round trips, checking the upstream heard none of them.
+     */
+    private void upstream(String label, String template, UpstreamEcho u) throws Exception {
+        String what = "upstream " + u.name() + " echo";
+        Path dir = Files.createTempDirectory(config.getParent(), "upstream-" + label + "-" + u.name() + "-");
+        int rounds = options.httpRoundTrips;
+        int warmup = options.pathWarmup;
+        Samples viaGateway = new Samples(rounds);
+        Samples direct = new Samples(rounds);
+        int bad = 0;
+        double gatewayRate = 0;
+        double directRate = 0;
+        String pinned;
+        try (StdioClient up = StdioClient.start(u.command(), cwd(), stderrLog)) {
+            ScheduledFuture<?> upDog = guard(up);
+            try {
+                handshake(up);
+                up.send(request(nextId, "tools/list"));
+                ResponseLine listed = answer(up);
+                Optional<String> pin = listed.id() == nextId++ ? UpstreamEcho.pinOf(up.lineText()) : Optional.empty();
+                if (pin.isEmpty()) {
+                    fail(label, what + ": the upstream listed no echo (" + up.lastLine() + ")");
+                    return;
+                }
+                pinned = pin.get();
+                Path gatewayConfig = u.writeConfig(dir, pinned);
+                report.row(label, what + ": pinned", pin.get() + " (from the live listing), config " + gatewayConfig);
+                try (StdioClient gw = StdioClient.start(command(template, gatewayConfig), cwd(), stderrLog)) {
+                    ScheduledFuture<?> gwDog = guard(gw);
+                    try {
+                        handshake(gw);
+                        if (!awaitOffered(gw, u)) {
+                            fail(label, what + ": the gateway never offered " + u.exposedName() + " (" + gw.lastLine() + ")");
+                            return;
+                        }
+                        for (int i = 0; i < warmup + rounds; i++) {
+                            long id = nextId++;
+                            long t0 = System.nanoTime();
+                            gw.send(u.gatewayCall(id));
+                            ResponseLine r = answer(gw);
+                            long t1 = System.nanoTime();
+                            long directId = nextId++;
+                            up.send(u.directCall(directId));
+                            ResponseLine d = answer(up);
+                            long t2 = System.nanoTime();
+                            if (r.id() != id || !r.ok() || d.id() != directId || !d.ok()) {
+                                bad++;
+                            }
+                            if (i >= warmup) {
+                                viaGateway.add(t1 - t0);
+                                direct.add(t2 - t1);
+                            }
+                        }
+                        AnswerLedger gwLedger = new AnswerLedger(nextId, options.calls);
+                        long gwNanos = pipelined(gw, UPSTREAM_DEPTH, options.calls, gwLedger, u::gatewayCall);
+                        AnswerLedger upLedger = new AnswerLedger(nextId, options.calls);
+                        long upNanos = pipelined(up, UPSTREAM_DEPTH, options.calls, upLedger, u::directCall);
+                        countLost(label, gwLedger);
+                        if (!gwLedger.clean() || !upLedger.clean()) {
+                            fail(label, what + " pipelined: via gateway " + gwLedger.summary() + "; direct " + upLedger.summary());
+                        } else {
+                            gatewayRate = options.calls * 1e9 / gwNanos;
+                            directRate = options.calls * 1e9 / upNanos;
+                        }
+                    } catch (IOException e) {
+                        fail(label, what + ": " + e.getMessage() + " (last line: " + gw.lastLine() + ")");
+                        return;
+                    } finally {
+                        gwDog.cancel(false);
+                    }
+                }
+            } catch (IOException e) {
+                fail(label, what + " direct: " + e.getMessage() + " (last line: " + up.lastLine() + ")");
+                return;
+            } finally {
+                upDog.cancel(false);
+            }
+        }
+        double p50 = (double) viaGateway.median() / Math.max(1, direct.median());
+        double p99 = (double) viaGateway.percentile(0.99) / Math.max(1, direct.percentile(0.99));
+        report.row(label, what + " via gateway p50 / p99", Samples.micros(viaGateway.median()) + " / "
+                + Samples.micros(viaGateway.percentile(0.99)) + " (n=" + viaGateway.size() + ", bad " + bad + ")");
+        report.row(label, what + " direct p50 / p99", Samples.micros(direct.median()) + " / "
+                + Samples.micros(direct.percentile(0.99)) + " (n=" + direct.size() + ")");
+        report.row(label, what + " via gateway / direct", String.format(Locale.ROOT,
+                "p50 %.2fx, p99 %.2fx (DESIGN §9 asks p50 <= 1.3x, journal on tmpfs)", p50, p99));
+        report.row(label, what + " pipelined, depth " + UPSTREAM_DEPTH, String.format(Locale.ROOT,
+                "via gateway %,.0f calls/s, direct %,.0f calls/s, ratio %.2fx (%d calls each)", gatewayRate, directRate,
+                gatewayRate / Math.max(1, directRate), options.calls));
+        figures.put(new Figures.Figure(what + " p50 via gateway", "µs", false), label, viaGateway.median() / 1e3);
+        figures.put(new Figures.Figure(what + " p50 direct", "µs", false), label, direct.median() / 1e3);
+        figures.put(new Figures.Figure(what + " via gateway ÷ direct, p50", "×", false), label, p50);
+        figures.put(new Figures.Figure(what + " via gateway ÷ direct, p99", "×", false), label, p99);
+        if (gatewayRate > 0) {
+            figures.put(new Figures.Figure(what + " via gateway, depth " + UPSTREAM_DEPTH, "calls/s", true), label, gatewayRate);
+            figures.put(new Figures.Figure(what + " direct, depth " + UPSTREAM_DEPTH, "calls/s", true), label, directRate);
+        }
+        if (bad > 0) {
+            fail(label, what + ": " + bad + " bad answers");
+        }
+        toolsList(label, template, u, dir, pinned);
+    }
+
+    /**
+     * {@code --http-round-trips} sequential {@code tools/list} through a fresh gateway in front of
+     * {@code u}, after {@code --path-warmup}; when {@code u} can log what it receives, the rounds must
+     * add no {@code tools/list} to what it heard: the catalog answers them, pinned, with no upstream round trip.
+     */
+    private void toolsList(String label, String template, UpstreamEcho plain, Path dir, String pin) throws Exception {
+        String what = "upstream " + plain.name() + " tools/list";
+        Path log = dir.resolve("upstream-received.jsonl");
+        UpstreamEcho u = plain.logged() ? plain.withLog(log) : plain;
+        Path gatewayConfig = u.writeConfig(dir.resolve("tools-list"), pin);
+        int rounds = options.httpRoundTrips;
+        Samples s = new Samples(rounds);
+        int bad = 0;
+        long heardBefore;
+        try (StdioClient gw = StdioClient.start(command(template, gatewayConfig), cwd(), stderrLog)) {
+            ScheduledFuture<?> dog = guard(gw);
+            try {
+                handshake(gw);
+                if (!awaitOffered(gw, u)) {
+                    fail(label, what + ": the gateway never offered " + u.exposedName() + " (" + gw.lastLine() + ")");
+                    return;
+                }
+                for (int i = 0; i < options.pathWarmup; i++) {
+                    long id = nextId++;
+                    gw.send(request(id, "tools/list"));
+                    if (answer(gw).id() != id) {
+                        bad++;
+                    }
+                }
+                heardBefore = UpstreamEcho.toolsListsIn(log);
+                for (int i = 0; i < rounds; i++) {
+                    long id = nextId++;
+                    long t0 = System.nanoTime();
+                    gw.send(request(id, "tools/list"));
+                    ResponseLine r = answer(gw);
+                    s.add(System.nanoTime() - t0);
+                    if (r.id() != id || !r.ok()) {
+                        bad++;
+                    }
+                }
+            } catch (IOException e) {
+                fail(label, what + ": " + e.getMessage() + " (last line: " + gw.lastLine() + ")");
+                return;
+            } finally {
+                dog.cancel(false);
+            }
+        }
+        long heard = UpstreamEcho.toolsListsIn(log) - heardBefore;
+        report.row(label, what + " via gateway p50 / p99", Samples.micros(s.median()) + " / " + Samples.micros(s.percentile(0.99))
+                + " (n=" + s.size() + ", bad " + bad + "; " + (u.logged()
+                ? "tools/list the upstream received during them: " + heard + ", expected 0)"
+                : "the upstream keeps no log: not counted)"));
+        figures.put(new Figures.Figure(what + " p50 via gateway", "µs", false), label, s.median() / 1e3);
+        if (bad > 0 || heard != 0) {
+            fail(label, what + ": " + bad + " bad answers, " + heard + " tools/list reached the upstream");
+        }
+    }
+
+    /** Sends {@code tools/list} until the gateway offers {@code u}'s echo (its upstream starts after initialize), for at most 30 s. */
+    private boolean awaitOffered(StdioClient gw, UpstreamEcho u) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            long id = nextId++;
+            gw.send(request(id, "tools/list"));
+            ResponseLine r = answer(gw);
+            if (r.id() == id && r.ok() && u.offeredIn(gw.lineText())) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    static String request(long id, String method) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\"}";
+    }
+
     // ---- helpers ----
 
     private void handshake(StdioClient p) throws IOException {
         p.send(initialize(1));
-        ResponseLine r = p.read();
+        ResponseLine r = answer(p);
         if (r.id() != 1 || r.errorCode() != 0) {
             throw new IOException("initialize was not answered: " + p.lastLine());
         }
         p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    }
+
+    /** The next line that is not a notification (an upstream may send some before and between its answers). */
+    private static ResponseLine answer(StdioClient p) throws IOException {
+        ResponseLine r = p.read();
+        while (r.notification()) {
+            r = p.read();
+        }
+        return r;
     }
 
     /** Kills the process if a section outlives its deadline, so every read ends. */
@@ -695,8 +922,9 @@ public final class StdioLoadDriver {
                   --warmup N              calls before the warm throughput figures (default 10000)
                   --calls N               calls per throughput depth (default 20000)
                   --round-trips N         sequential round trips (default 5000)
-                  --http-round-trips N    GETs each way, and SQL queries each way (default 1000)
-                  --path-warmup N         untimed rounds before them, so that both sides are compiled
+                  --http-round-trips N    GETs each way, SQL queries each way, upstream echo calls each way and
+                                          tools/list calls through the gateway (default 1000)
+                  --path-warmup N         untimed rounds before them (upstream: before the calls), so that both sides are compiled
                                           (default 15000; the gateway's path is much longer than the floor's)
                   --oversize-mb N         the newline-free line's size in MB (default 50)
                   --work DIR              where configs, journals and the servers' stderr go (default bench/target/load)

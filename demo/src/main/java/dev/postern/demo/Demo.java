@@ -6,10 +6,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.ExitStatus;
+import dev.postern.app.Gateway;
+import dev.postern.app.config.ConfigException;
+import dev.postern.app.config.ConfigLoader;
+import dev.postern.app.config.GatewayConfig;
 import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
 import dev.postern.fixtures.GatewayProcess;
 import dev.postern.fixtures.LocalPostgres;
+import dev.postern.policy.json.JsonValue;
+import dev.postern.policy.json.Pins;
+import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.model.UpstreamServer;
+import java.io.ByteArrayOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,6 +39,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -37,8 +47,12 @@ import java.util.stream.Stream;
  * canned answers) and, when PostgreSQL is installed, a throwaway PostgreSQL cluster with a small
  * table; writes a config for them, drives a real {@code bin/postern mcp-stdio} child process through
  * a scripted session and prints what happened, ending with how many calls each server received.
- * Without PostgreSQL it skips the {@code sql_query} steps and says how to enable them. Succeeds only
- * when every step and every count are as expected. One run per call; not thread-safe.
+ * Without PostgreSQL it skips the {@code sql_query} steps and says how to enable them. When the
+ * maintainers' reference MCP server and a Node 20+ are found ({@link ReferenceServer}), it runs that
+ * server behind the gateway with its {@code echo} pinned (the pin taken at run time from the server's
+ * live listing) and narrowed, and shows one allowed call and one refused narrowed argument; without
+ * them it says how to enable that part. Succeeds only when every step and every count are as
+ * expected. One run per call; not thread-safe.
  */
 public final class Demo {
     static final String HTTP_TARGET = "inventory";
@@ -46,12 +60,20 @@ public final class Demo {
     static final String DATABASE = "shop";
     /** The login role the gateway uses on the demo's database; its connections are counted in the server's log. */
     static final String DB_ROLE = "demo_reader";
+    /** The reference server's name in the demo's config: its echo is offered as {@code everything__echo}. */
+    static final String UPSTREAM = "everything";
+    static final String UPSTREAM_TOOL = "echo";
+    /** The operator's narrowing of echo's {@code message}: plain words and punctuation, at most 80 characters. */
+    static final String MESSAGE_PATTERN = "^[A-Za-z0-9 ,.!?'-]*$";
+    static final int MESSAGE_MAX_LENGTH = 80;
     /** Where Debian installs PostgreSQL's binaries ({@code N/bin}); LocalPostgres starts them from there. */
     static final Path POSTGRESQL_ROOT = Path.of("/usr/lib/postgresql");
     /** What the demo says when PostgreSQL is not installed. */
     static final String HOW_TO_ENABLE_SQL = "sql_query: skipped, PostgreSQL is not installed here; install Debian's"
             + " postgresql package (apt-get install postgresql, which provides /usr/lib/postgresql/N/bin) and run the"
             + " demo again to see one sql_query";
+    /** What the demo says when it finds no reference server or no Node 20+ to run it on. */
+    static final String HOW_TO_ENABLE_UPSTREAM = ReferenceServer.HOW_TO_ENABLE;
     private static final Duration ANSWER_WAIT = Duration.ofSeconds(30);
     private static final int EXPECTED_GATEWAY_EXIT = ExitStatus.PROTOCOL_ERROR.code();
     /** The HTTP service's routes: a few fixed JSON answers; any other path gets 404. */
@@ -68,15 +90,23 @@ public final class Demo {
     private final Transcript out;
     private final PrintStream diagnostics;
     private final Path postgresRoot;
+    private final Supplier<Optional<ReferenceServer>> referenceServer;
 
     Demo(Transcript out, PrintStream diagnostics) {
-        this(out, diagnostics, POSTGRESQL_ROOT);
+        this(out, diagnostics, POSTGRESQL_ROOT, Demo::findReferenceServer);
     }
 
-    Demo(Transcript out, PrintStream diagnostics, Path postgresRoot) {
+    Demo(Transcript out, PrintStream diagnostics, Path postgresRoot, Supplier<Optional<ReferenceServer>> referenceServer) {
         this.out = out;
         this.diagnostics = diagnostics;
         this.postgresRoot = postgresRoot;
+        this.referenceServer = referenceServer;
+    }
+
+    /** The reference server of the repository whose launcher starts the demo's gateway, on a Node 20+ found there or on PATH. */
+    static Optional<ReferenceServer> findReferenceServer() {
+        Path root = GatewayProcess.launcher().toAbsolutePath().getParent().getParent();
+        return ReferenceServer.find(root, ReferenceServer.systemPath());
     }
 
     /**
@@ -84,12 +114,18 @@ public final class Demo {
      * afterwards); returns {@code OK}, or {@code CHECK_FAILED} when anything differed from the script.
      */
     public static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour) {
-        return run(keepIn, report, diagnostics, colour, POSTGRESQL_ROOT);
+        return run(keepIn, report, diagnostics, colour, POSTGRESQL_ROOT, Demo::findReferenceServer);
     }
 
     /** {@link #run} looking for PostgreSQL under {@code postgresRoot}, so a test can run the demo as if it were absent. */
     static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour, Path postgresRoot) {
-        Demo demo = new Demo(new Transcript(report, colour), diagnostics, postgresRoot);
+        return run(keepIn, report, diagnostics, colour, postgresRoot, Demo::findReferenceServer);
+    }
+
+    /** {@link #run} with PostgreSQL under {@code postgresRoot} and the reference server as {@code referenceServer} finds it (or not). */
+    static ExitStatus run(Optional<Path> keepIn, PrintStream report, PrintStream diagnostics, boolean colour, Path postgresRoot,
+            Supplier<Optional<ReferenceServer>> referenceServer) {
+        Demo demo = new Demo(new Transcript(report, colour), diagnostics, postgresRoot, referenceServer);
         Path dir = null;
         try {
             dir = keepIn.isPresent() ? Files.createDirectories(keepIn.get()) : Files.createTempDirectory("postern-demo-");
@@ -110,7 +146,8 @@ public final class Demo {
 
     private boolean runIn(Path dir, boolean keep) throws IOException, InterruptedException {
         try (FakeHttpService http = httpService(); FakeSshServer ssh = sshServer(); DemoDatabase pg = DemoDatabase.startIfInstalled(postgresRoot)) {
-            Path config = writeConfig(dir, http, ssh, pg);
+            Optional<PinnedEcho> upstream = pinEcho(dir);
+            Path config = writeConfig(dir, http, ssh, pg, upstream);
             out.line(out.bold("Postern demo") + ": a scripted MCP session through a real gateway process.");
             out.line("HTTP service " + baseUrl(http) + " and SSH server 127.0.0.1:" + ssh.port()
                     + " run in this process, on loopback; the SSH server runs no shell, only canned answers.");
@@ -118,13 +155,17 @@ public final class Demo {
                     ? "PostgreSQL " + pg.cluster().get().host() + ':' + pg.cluster().get().port()
                             + ": a throwaway cluster in a temporary directory, with a table of three orders."
                     : HOW_TO_ENABLE_SQL);
+            out.line(upstream.map(u -> "upstream MCP server " + UPSTREAM + ": the maintainers' reference server (server-everything) on"
+                    + " Node " + u.server().nodeVersion() + "; its " + UPSTREAM_TOOL + " pinned at " + u.pin()
+                    + " (taken just now from its live listing, as postern upstream pin prints it), message narrowed to "
+                    + MESSAGE_PATTERN + ", at most " + MESSAGE_MAX_LENGTH + " characters.").orElse(HOW_TO_ENABLE_UPSTREAM));
             out.line("config " + config + (keep ? "" : " (deleted afterwards; --dir DIR keeps it)"));
 
             boolean asExpected;
             Path stderrLog = dir.resolve("gateway-stderr.log");
             try (GatewayProcess gateway = GatewayProcess.mcpStdio(config, ProcessBuilder.Redirect.to(stderrLog.toFile()))) {
                 out.line("gateway: a real postern mcp-stdio child process; its stdout is read through a pipe");
-                asExpected = play(new Lines(gateway), script(baseUrl(http), pg.cluster().isPresent()),
+                asExpected = play(new Lines(gateway), script(baseUrl(http), pg.cluster().isPresent(), upstream.isPresent()),
                         dir.resolve("journal").resolve("actions.jsonl"));
                 gateway.closeStdin();
                 Optional<Integer> exit = gateway.awaitExit(ANSWER_WAIT);
@@ -133,7 +174,10 @@ public final class Demo {
                         + (exitOk ? " (protocol error: the session was closed, as documented)" : ", expected " + EXPECTED_GATEWAY_EXIT));
                 asExpected &= exitOk;
             }
-            asExpected &= counts(http.requestCount(), ssh.commandCount(), pg.cluster().map(c -> c.connectionsOf(DB_ROLE)));
+            Optional<Long> upstreamCalls = upstream.isPresent()
+                    ? Optional.of(intents(dir.resolve("journal").resolve("actions.jsonl"), UpstreamServer.exposedName(UPSTREAM, UPSTREAM_TOOL)))
+                    : Optional.empty();
+            asExpected &= counts(http.requestCount(), ssh.commandCount(), pg.cluster().map(c -> c.connectionsOf(DB_ROLE)), upstreamCalls);
             if (!asExpected) {
                 diagnostics.println("postern demo: the gateway's stderr follows (" + stderrLog + ")");
                 if (Files.exists(stderrLog)) {
@@ -152,8 +196,17 @@ public final class Demo {
         return script(baseUrl, false);
     }
 
-    /** The scripted session, in order; with {@code sql}, one allowed and one denied {@code sql_query} before the last line. */
+    /** The scripted session with or without PostgreSQL, without the reference server. */
     List<Step> script(String baseUrl, boolean sql) {
+        return script(baseUrl, sql, false);
+    }
+
+    /**
+     * The scripted session, in order; with {@code sql}, one allowed and one denied {@code sql_query}, and
+     * with {@code upstream}, one allowed call of the reference server's echo and one whose message the
+     * operator's narrowing refuses, before the last line.
+     */
+    List<Step> script(String baseUrl, boolean sql, boolean upstream) {
         List<Step> steps = new ArrayList<>();
         ObjectNode init = json.createObjectNode();
         init.put("protocolVersion", "2025-11-25");
@@ -188,6 +241,13 @@ public final class Demo {
                     call(11, "sql_query", sql("open")), Step.Expect.ALLOWED));
             steps.add(new Step("sql_query " + DATABASE + " orders-by-status {status: \"open' OR '1'='1\"}  (an injection attempt)",
                     call(12, "sql_query", sql("open' OR '1'='1")), Step.Expect.DENIED));
+        }
+        if (upstream) {
+            String echo = UpstreamServer.exposedName(UPSTREAM, UPSTREAM_TOOL);
+            steps.add(new Step(echo + " {message: \"hello from the demo\"}  (an upstream MCP server's tool, pinned)",
+                    call(14, echo, json.createObjectNode().put("message", "hello from the demo")), Step.Expect.ALLOWED));
+            steps.add(new Step(echo + " {message: \"hi; cat ~/.ssh/id_ed25519\"}  (outside the operator's narrowing of message)",
+                    call(15, echo, json.createObjectNode().put("message", "hi; cat ~/.ssh/id_ed25519")), Step.Expect.INVALID_ARGUMENTS));
         }
         steps.add(new Step("a line cut off mid-object: {\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\"",
                 "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/list\"", Step.Expect.SESSION_CLOSED));
@@ -285,6 +345,11 @@ public final class Demo {
                 return true;
             case ALLOWED:
                 out.detail(out.allowed("ALLOWED") + " by rule " + lastIntentRule(actionsJournal).orElse("(no intent row in the journal)"));
+                if (structured.isMissingNode()) {
+                    // An upstream's own result: its content as the upstream wrote it, isError absent or false.
+                    out.detail("-> the upstream answered: " + abbreviate(result.path("content").path(0).path("text").asText(""), 80));
+                    return result.path("content").isArray() && !result.path("isError").asBoolean(false);
+                }
                 out.detail("-> " + describeOutcome(structured));
                 return result.path("isError").isBoolean() && !result.path("isError").booleanValue();
             case DENIED:
@@ -326,8 +391,15 @@ public final class Demo {
         }
         if (result.has("tools")) {
             List<String> names = new ArrayList<>();
-            result.path("tools").forEach(t -> names.add(t.path("name").asText()));
-            return "tools " + String.join(", ", names) + " (each with input and output schemas)";
+            List<String> withOutput = new ArrayList<>();
+            result.path("tools").forEach(t -> {
+                names.add(t.path("name").asText());
+                if (t.has("outputSchema")) {
+                    withOutput.add(t.path("name").asText());
+                }
+            });
+            return "tools " + String.join(", ", names) + (withOutput.size() == names.size() ? " (each with input and output schemas)"
+                    : " (each with an input schema; an output schema too: " + String.join(", ", withOutput) + ")");
         }
         JsonNode targets = result.path("structuredContent");
         List<String> http = new ArrayList<>();
@@ -363,7 +435,7 @@ public final class Demo {
                 + ", host key " + s.path("hostKeyFingerprint").asText();
     }
 
-    private boolean counts(int httpRequests, int sshCommands, Optional<Long> sqlConnections) {
+    private boolean counts(int httpRequests, int sshCommands, Optional<Long> sqlConnections, Optional<Long> upstreamCalls) {
         out.heading("Executor calls, counted at the demo's own servers");
         out.line("  allowed calls reach a server exactly once; denied and rejected ones never do");
         out.line("  (the approved restart is the SSH server's second call; the declined order never reached the HTTP service)");
@@ -374,11 +446,79 @@ public final class Demo {
         } else {
             out.line(HOW_TO_ENABLE_SQL);
         }
+        boolean upstreamOk = upstreamCalls.map(n -> n == 1).orElse(true);
+        if (upstreamCalls.isPresent()) {
+            out.line("calls journaled for the upstream's " + UpstreamServer.exposedName(UPSTREAM, UPSTREAM_TOOL) + " (intent rows): "
+                    + upstreamCalls.get() + " (expected 1: the refused one never left the gateway)"
+                    + (upstreamOk ? "" : "  " + out.denied("MISMATCH")));
+        } else {
+            out.line(HOW_TO_ENABLE_UPSTREAM);
+        }
         boolean httpOk = httpRequests == 1;
         boolean sshOk = sshCommands == 2;
         out.line("calls received by the HTTP service: " + httpRequests + " (expected 1)" + (httpOk ? "" : "  " + out.denied("MISMATCH")));
         out.line("calls received by the SSH server: " + sshCommands + " (expected 2)" + (sshOk ? "" : "  " + out.denied("MISMATCH")));
-        return httpOk && sshOk && sqlOk;
+        return httpOk && sshOk && sqlOk && upstreamOk;
+    }
+
+    /** How many intent rows of {@code tool} the actions journal holds. */
+    private long intents(Path actionsJournal, String tool) throws IOException {
+        if (!Files.exists(actionsJournal)) {
+            return 0;
+        }
+        long n = 0;
+        for (String row : Files.readAllLines(actionsJournal, StandardCharsets.UTF_8)) {
+            JsonNode r = json.readTree(row);
+            if (r.path("kind").asText().equals("intent") && r.path("tool").asText().equals(tool)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The reference server and the pin of its echo, taken from its live listing at the start of this run. */
+    record PinnedEcho(ReferenceServer server, String pin) {
+    }
+
+    /**
+     * When the reference server is found: starts it as the gateway would (from a config that allowlists
+     * nothing), lists its tools and pins {@code echo}'s definition, as {@code postern upstream pin} does.
+     * Empty, after saying why, when it is not found or does not list an echo.
+     */
+    private Optional<PinnedEcho> pinEcho(Path dir) throws IOException {
+        Optional<ReferenceServer> found = referenceServer.get();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectNode root = json.createObjectNode();
+        root.putObject("journal").put("directory", "pin-journal");
+        ObjectNode server = root.putObject("mcp").putArray("servers").addObject().put("name", UPSTREAM);
+        ArrayNode argv = server.putArray("command");
+        found.get().command().forEach(argv::add);
+        server.putArray("tools");
+        Path probe = dir.resolve("pin-probe.json");
+        Files.writeString(probe, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + '\n', StandardCharsets.UTF_8);
+        ByteArrayOutputStream heard = new ByteArrayOutputStream();
+        Optional<JsonValue.JsonObject> echo = Optional.empty();
+        try {
+            GatewayConfig config = ConfigLoader.load(probe);
+            LiveTools live = Gateway.listNow(config, new PrintStream(heard, true, StandardCharsets.UTF_8));
+            LiveTools.Listing listing = live.of(config.policy().allowances(UpstreamServer.class).get(0));
+            if (listing instanceof LiveTools.Listing.Listed listed) {
+                echo = listed.tool(UPSTREAM_TOOL);
+            }
+        } catch (ConfigException e) {
+            diagnostics.println("postern demo: the pin probe's config did not load: " + e.getMessage());
+        } finally {
+            Files.deleteIfExists(probe);
+        }
+        if (echo.isEmpty()) {
+            out.line("upstream MCP: skipped, the reference server at " + found.get().script() + " listed no " + UPSTREAM_TOOL
+                    + " (its stderr follows on the demo's stderr)");
+            diagnostics.print(heard.toString(StandardCharsets.UTF_8));
+            return Optional.empty();
+        }
+        return Optional.of(new PinnedEcho(found.get(), Pins.of(echo.get())));
     }
 
     private Optional<String> lastIntentRule(Path actionsJournal) throws IOException {
@@ -417,7 +557,8 @@ public final class Demo {
         return http.baseUri().toString();
     }
 
-    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh, DemoDatabase pg) throws IOException {
+    private Path writeConfig(Path dir, FakeHttpService http, FakeSshServer ssh, DemoDatabase pg, Optional<PinnedEcho> upstream)
+            throws IOException {
         Path key = ssh.generateClientKey(dir).privateKeyFile();
         Path knownHosts = ssh.writeKnownHosts(dir.resolve("known_hosts"));
 
@@ -456,6 +597,14 @@ public final class Demo {
                     .put("sql", "SELECT id, status, total, placed_at FROM orders WHERE status = :status ORDER BY id");
             byStatus.putObject("params").putObject("status").put("type", "string").putArray("enum")
                     .add("open").add("paid").add("cancelled");
+        }
+        if (upstream.isPresent()) {
+            ObjectNode server = root.putObject("mcp").putArray("servers").addObject().put("name", UPSTREAM);
+            ArrayNode argv = server.putArray("command");
+            upstream.get().server().command().forEach(argv::add);
+            server.put("timeoutMs", 10_000);
+            ObjectNode echo = server.putArray("tools").addObject().put("name", UPSTREAM_TOOL).put("pin", upstream.get().pin());
+            echo.putObject("args").putObject("message").put("pattern", MESSAGE_PATTERN).put("maxLength", MESSAGE_MAX_LENGTH);
         }
 
         Path config = dir.resolve("postern-demo.json");

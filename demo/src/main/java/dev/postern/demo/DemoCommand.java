@@ -23,7 +23,10 @@ final class DemoCommand {
                 "Starts a loopback HTTP service and an in-process SSH server (canned answers, no shell),",
                 "writes a demo config for them, runs a scripted MCP session through a real",
                 "'postern mcp-stdio' process and prints what was allowed, denied and rejected, ending",
-                "with how many calls each server received. Files go to a temporary directory that is",
+                "with how many calls each server received. With PostgreSQL installed it adds sql_query;",
+                "with Node 20+ and the reference MCP server (npm ci --prefix interop) it adds that server",
+                "behind the gateway, its echo pinned from its live listing and narrowed: one call allowed,",
+                "one refused. Without them it says how to enable each. Files go to a temporary directory that is",
                 "deleted afterwards, or to DIR, which is kept (config, keys, journal, gateway stderr).",
                 "Exit status 0 when everything happened as expected, 6 when not.");
     }

@@ -71,6 +71,34 @@ class DemoIT {
         } else {
             assertTrue(transcript.contains(Demo.HOW_TO_ENABLE_SQL), context);
         }
+        if (Demo.findReferenceServer().isPresent()) {
+            assertTrue(transcript.contains("ALLOWED by rule mcp.tool:everything.echo"), context);
+            assertTrue(transcript.contains("the upstream answered: Echo: hello from the demo"), context);
+            assertTrue(transcript.contains("REJECTED by the tool's input schema at /message"), context);
+            assertTrue(transcript.contains("calls journaled for the upstream's everything__echo (intent rows): 1 (expected 1"), context);
+            assertTrue(java.util.regex.Pattern.compile("its echo pinned at sha256:[0-9a-f]{64} \\(taken just now from its live listing")
+                    .matcher(transcript).find(), context);
+        } else {
+            assertTrue(transcript.contains(Demo.HOW_TO_ENABLE_UPSTREAM), context);
+        }
+    }
+
+    @Test
+    void withoutNodeTheDemoSaysHowToEnableTheUpstreamPartAndStillPasses() throws Exception {
+        java.io.ByteArrayOutputStream report = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream diagnostics = new java.io.ByteArrayOutputStream();
+
+        dev.postern.app.ExitStatus status = Demo.run(Optional.empty(), new java.io.PrintStream(report, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(diagnostics, true, StandardCharsets.UTF_8), false, dir.resolve("no-postgresql-here"),
+                () -> ReferenceServer.find(dir.resolve("no-node-here"), List.of()));
+
+        String transcript = report.toString(StandardCharsets.UTF_8);
+        String context = transcript + "\nstderr:\n" + diagnostics.toString(StandardCharsets.UTF_8);
+        assertEquals(dev.postern.app.ExitStatus.OK, status, context);
+        assertEquals(2, transcript.lines().filter(Demo.HOW_TO_ENABLE_UPSTREAM::equals).count(),
+                "said once at the start and once beside the counts\n" + context);
+        assertFalse(transcript.contains("everything__echo"), "no upstream step without Node\n" + context);
+        assertTrue(transcript.contains("demo: everything happened as expected"), context);
     }
 
     @Test
