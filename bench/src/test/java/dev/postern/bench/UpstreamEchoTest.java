@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.model.UpstreamTool;
@@ -38,7 +37,7 @@ class UpstreamEchoTest {
     void theConfigLoadsWithOnlyEchoAllowlistedAtThePin() throws Exception {
         UpstreamEcho u = new UpstreamEcho("hostile", List.of("/bin/true"), "{\"text\":\"bench\"}", true);
         String pin = UpstreamEcho.pinOf(LISTING).orElseThrow();
-        GatewayConfig config = ConfigLoader.load(u.writeConfig(dir.resolve("cfg"), pin));
+        GatewayConfig config = dev.postern.app.Gateway.configLoader().load(u.writeConfig(dir.resolve("cfg"), pin));
         UpstreamServer server = config.policy().allowances(UpstreamServer.class).get(0);
         assertEquals(List.of("/bin/true"), server.command());
         assertEquals(List.of("echo"), server.tools().stream().map(UpstreamTool::name).toList());

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
 import dev.postern.app.config.ConfigException;
-import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
@@ -501,7 +500,7 @@ public final class Demo {
         ByteArrayOutputStream heard = new ByteArrayOutputStream();
         Optional<JsonValue.JsonObject> echo = Optional.empty();
         try {
-            GatewayConfig config = ConfigLoader.load(probe);
+            GatewayConfig config = dev.postern.app.Gateway.configLoader().load(probe);
             LiveTools live = Gateway.listNow(config, new PrintStream(heard, true, StandardCharsets.UTF_8));
             LiveTools.Listing listing = live.of(config.policy().allowances(UpstreamServer.class).get(0));
             if (listing instanceof LiveTools.Listing.Listed listed) {
