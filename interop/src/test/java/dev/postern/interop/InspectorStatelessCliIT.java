@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,12 +47,12 @@ class InspectorStatelessCliIT {
         List<String> command = new ArrayList<>(List.of(node.toString(), launcher.toString(), "--cli",
                 gateway.serverCommand.toString(), "--protocol-era", era));
         command.addAll(List.of(methodArgs));
-        Path out = Files.createTempFile(dir, "inspector", ".out");
-        Path err = Files.createTempFile(dir, "inspector", ".err");
+        Path out = Files.createTempFile(gateway.dir, "inspector", ".out");
+        Path err = Files.createTempFile(gateway.dir, "inspector", ".err");
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().put("PATH", node.getParent() + ":" + System.getenv("PATH"));
-        // The Inspector keeps a catalog and client settings under ~/.mcp-inspector: keep them in the test's directory.
-        pb.environment().put("HOME", dir.toString());
+        // The Inspector keeps a catalog and client settings under ~/.mcp-inspector: keep them in the gateway's directory.
+        pb.environment().put("HOME", gateway.dir.toString());
         Process p = pb.start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
@@ -118,6 +121,80 @@ class InspectorStatelessCliIT {
             assertEquals(0, gateway.http.requestCount(), run.output());
             assertEquals("tools/call", run.methods().get(run.methods().size() - 1), run.output());
             assertEquals(0, run.gatewayExit(), run.output());
+        }
+    }
+
+    /**
+     * The Inspector 2.x against a gateway with real upstream MCP servers behind it (server-everything
+     * and server-filesystem, see {@link PinnedUpstreams}, pinned once for the class), in the stateless
+     * era; each test starts its own gateway, which each invocation spawns with both servers.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BehindTheGateway {
+        private Path upstreamDir;
+        private PinnedUpstreams upstreams;
+
+        @BeforeAll
+        void pinTheUpstreams() throws Exception {
+            NodeTools.pinnedNodeForStatelessClients();
+            upstreamDir = Files.createTempDirectory("postern-interop-inspector2-upstream-");
+            upstreams = PinnedUpstreams.prepare(upstreamDir);
+        }
+
+        private PackagedGateway gateway(String name) throws Exception {
+            return PackagedGateway.startWithUpstreams(Files.createDirectories(upstreamDir.resolve(name)), upstreams);
+        }
+
+        @ParameterizedTest(name = "--protocol-era {0}")
+        @ValueSource(strings = {"modern", "auto"})
+        void inspectorListsTheAllowlistedUpstreamToolsWithTheUpstreamsDescriptionsInTheStatelessEra(String era) throws Exception {
+            try (PackagedGateway gateway = gateway("list-" + era)) {
+                Run run = inspector(gateway, era, "--method", "tools/list", "--strict");
+
+                assertEquals(0, run.exit(), run.output());
+                List<String> names = new ArrayList<>();
+                run.json().path("tools").forEach(t -> names.add(t.path("name").asText()));
+                assertEquals(List.of("http_request", "everything__echo", "everything__get-sum", "files__read_text_file",
+                        "files__write_file", "postern_targets"), names, run.output());
+                JsonNode echo = run.json().path("tools").path(names.indexOf("everything__echo"));
+                assertEquals(UpstreamClientRun.ECHO_DESCRIPTION, echo.path("description").asText(), run.output());
+                assertEquals(List.of("server/discover", "tools/list"), run.methods(), run.output());
+                assertEquals(0, run.gatewayExit(), run.output());
+            }
+        }
+
+        @ParameterizedTest(name = "--protocol-era {0}")
+        @ValueSource(strings = {"modern", "auto"})
+        void inspectorsUpstreamEchoCallReachesServerEverythingAndComesBackInTheStatelessEra(String era) throws Exception {
+            String marker = "inspector2-echo-" + era;
+            try (PackagedGateway gateway = gateway("echo-" + era)) {
+                Run run = inspector(gateway, era, "--method", "tools/call", "--tool-name", "everything__echo",
+                        "--tool-arg", "message=" + marker);
+
+                assertEquals(0, run.exit(), run.output());
+                assertFalse(run.json().path("isError").asBoolean(false), run.output());
+                assertEquals("Echo: " + marker, run.json().path("content").path(0).path("text").asText(), run.output());
+                assertEquals(1, upstreams.callsReceived(PinnedUpstreams.EVERYTHING, "echo").stream()
+                        .filter(a -> a.path("message").asText().equals(marker)).count(), upstreams.receivedText() + run.output());
+                assertEquals(0, run.gatewayExit(), run.output());
+            }
+        }
+
+        @ParameterizedTest(name = "--protocol-era {0}")
+        @ValueSource(strings = {"modern", "auto"})
+        void inspectorsNarrowedArgumentIsRefusedBeforeTheServerInTheStatelessEra(String era) throws Exception {
+            try (PackagedGateway gateway = gateway("narrowed-" + era)) {
+                Run run = inspector(gateway, era, "--method", "tools/call", "--tool-name", "everything__get-sum",
+                        "--tool-arg", "a=1000", "b=1");
+
+                assertEquals(TOOL_ERROR, run.exit(), run.output());
+                String text = run.json().path("content").path(0).path("text").asText();
+                assertTrue(text.contains("INVALID_ARGUMENTS") && text.contains("/a"), run.output());
+                assertEquals(List.of(), upstreams.callsReceived(PinnedUpstreams.EVERYTHING, "get-sum"),
+                        upstreams.receivedText() + run.output());
+                assertEquals(0, run.gatewayExit(), run.output());
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What every interop test needs: a {@link FakeHttpService} with routes under {@code /v1}, a
@@ -21,7 +22,8 @@ import java.util.Map;
  * and a one-file server command for the client to
  * spawn ({@code server.sh}) that runs the packaged {@code bin/postern mcp-stdio} and records its
  * exit status and stderr beside it. The wrapper's stdin and stdout are the client's, so the
- * gateway speaks to the client directly, unless the gateway was started {@link #startRecordingRequests recording}:
+ * gateway speaks to the client directly, unless the gateway was started {@link #startRecordingRequests recording}
+ * (or {@link #startWithUpstreams with upstream MCP servers}):
  * then the wrapper also copies every byte the client sends into {@code client-requests.jsonl}, so a
  * test can say which era the client spoke. Not thread-safe.
  */
@@ -33,7 +35,8 @@ final class PackagedGateway implements AutoCloseable {
     private final Path stderr;
     private final Path requests;
 
-    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests) throws IOException {
+    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams)
+            throws IOException {
         this.http = http;
         this.dir = dir;
         this.exitStatus = dir.resolve("exit-status");
@@ -45,9 +48,11 @@ final class PackagedGateway implements AutoCloseable {
                   "journal": { "directory": "journal" },
                   "http": { "targets": [
                     { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"], "confirm": ["POST"],
-                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }
+                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }%s
                 }
-                """.formatted(http.baseUri()), StandardCharsets.UTF_8);
+                """.formatted(http.baseUri(), upstreams.isEmpty() ? ""
+                        : ",\n  \"mcp\": " + new ObjectMapper().writeValueAsString(upstreams.get().mcpSection())),
+                StandardCharsets.UTF_8);
         serverCommand = dir.resolve("server.sh");
         Files.writeString(serverCommand, String.join("\n",
                 "#!/bin/sh",
@@ -62,12 +67,20 @@ final class PackagedGateway implements AutoCloseable {
     }
 
     static PackagedGateway start(Path dir) throws IOException {
-        return new PackagedGateway(service(), dir, false);
+        return new PackagedGateway(service(), dir, false, Optional.empty());
     }
 
     /** As {@link #start}, and the wrapper records what the client sends (see {@link #clientRequests()}). */
     static PackagedGateway startRecordingRequests(Path dir) throws IOException {
-        return new PackagedGateway(service(), dir, true);
+        return new PackagedGateway(service(), dir, true, Optional.empty());
+    }
+
+    /**
+     * As {@link #startRecordingRequests}, with {@code upstreams} in the config's {@code mcp.servers}
+     * as well: the client also sees their allowlisted tools.
+     */
+    static PackagedGateway startWithUpstreams(Path dir, PinnedUpstreams upstreams) throws IOException {
+        return new PackagedGateway(service(), dir, true, Optional.of(upstreams));
     }
 
     private static FakeHttpService service() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -117,5 +118,57 @@ class TypeScriptSdkClientIT {
     void typeScriptClientClosesAndTheGatewayExitsZero() {
         assertEquals("closed", steps.path("close").path("result").asText(), context);
         assertEquals(0, gatewayExit, context);
+    }
+
+    /**
+     * The same client, against a gateway with real upstream MCP servers behind it (server-everything
+     * and server-filesystem, see {@link PinnedUpstreams}), run once in the handshake era; the human
+     * who approves a write answers the gateway's {@code elicitation/create}.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BehindTheGateway {
+        private Path upstreamDir;
+        private UpstreamClientRun run;
+
+        @BeforeAll
+        void runTheClientOnce() throws Exception {
+            upstreamDir = Files.createTempDirectory("postern-interop-ts-upstream-");
+            String node = NodeTools.systemNode();
+            NodeTools.installed("@modelcontextprotocol/sdk/package.json");
+            run = UpstreamClientRun.of(upstreamDir, node, "upstream-client.mjs");
+        }
+
+        @AfterAll
+        void stop() {
+            if (run != null) {
+                run.close();
+            }
+        }
+
+        @Test
+        void typeScriptClientListsOnlyTheAllowlistedUpstreamToolsWithTheUpstreamsDescriptions() {
+            run.assertListsOnlyTheAllowlistedUpstreamToolsWithTheirDefinitions();
+        }
+
+        @Test
+        void typeScriptClientsEchoCallReachesServerEverythingOnceAndComesBack() throws Exception {
+            run.assertEchoReachesTheServerOnceAndComesBack();
+        }
+
+        @Test
+        void typeScriptClientsUndeclaredAndNarrowedArgumentsAreRefusedBeforeTheServer() throws Exception {
+            run.assertRefusedArgumentsNeverReachTheServer();
+        }
+
+        @Test
+        void typeScriptClientsApprovedWriteIsOnDiskAndTheDeclinedOneLeavesNoFile() throws Exception {
+            run.assertApprovedWriteIsOnDiskAndNoOtherWriteIs();
+        }
+
+        @Test
+        void typeScriptClientClosesAndTheGatewayWithUpstreamsExitsZero() {
+            run.assertClosesAndTheGatewayExitsZero();
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -143,5 +144,69 @@ class TypeScriptSdkV2ClientIT {
     void v2ClientClosesAndTheGatewayExitsZero() {
         assertEquals("closed", steps.path("close").path("result").asText(), context);
         assertEquals(0, gatewayExit, context);
+    }
+
+    /**
+     * The same client, against a gateway with real upstream MCP servers behind it (server-everything
+     * and server-filesystem, see {@link PinnedUpstreams}), run once in the stateless era; an approval
+     * comes back as {@code input_required}, and the human who answers it is the client's
+     * elicitation handler.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BehindTheGateway {
+        private Path upstreamDir;
+        private UpstreamClientRun run;
+
+        @BeforeAll
+        void runTheClientOnce() throws Exception {
+            upstreamDir = Files.createTempDirectory("postern-interop-ts2-upstream-");
+            Path node = NodeTools.pinnedNodeForStatelessClients();
+            NodeTools.installed("@modelcontextprotocol/client/package.json");
+            run = UpstreamClientRun.of(upstreamDir, node.toString(), "upstream-client-modern.mjs");
+        }
+
+        @AfterAll
+        void stop() {
+            if (run != null) {
+                run.close();
+            }
+        }
+
+        @Test
+        void v2ClientSpeaksOnlyTheStatelessEraToAGatewayWithUpstreams() throws Exception {
+            assertEquals(0, run.clientExit, run.context);
+            List<String> methods = ClientWire.assertSpokeTheStatelessEra(run.gateway.clientRequests(), run.context);
+            assertEquals(List.of("server/discover", "tools/list"), methods.subList(0, 2), run.context);
+            List<JsonNode> writes = run.gateway.clientRequests().stream()
+                    .filter(m -> "files__write_file".equals(m.path("params").path("name").asText())).toList();
+            assertEquals("accept", writes.get(1).path("params").path("inputResponses").path("approval").path("action").asText(),
+                    "the approved write was retried with the human's answer\n" + run.context);
+        }
+
+        @Test
+        void v2ClientListsOnlyTheAllowlistedUpstreamToolsWithTheUpstreamsDescriptions() {
+            run.assertListsOnlyTheAllowlistedUpstreamToolsWithTheirDefinitions();
+        }
+
+        @Test
+        void v2ClientsEchoCallReachesServerEverythingOnceAndComesBack() throws Exception {
+            run.assertEchoReachesTheServerOnceAndComesBack();
+        }
+
+        @Test
+        void v2ClientsUndeclaredAndNarrowedArgumentsAreRefusedBeforeTheServer() throws Exception {
+            run.assertRefusedArgumentsNeverReachTheServer();
+        }
+
+        @Test
+        void v2ClientsApprovedWriteIsOnDiskAndTheDeclinedOneLeavesNoFile() throws Exception {
+            run.assertApprovedWriteIsOnDiskAndNoOtherWriteIs();
+        }
+
+        @Test
+        void v2ClientClosesAndTheGatewayWithUpstreamsExitsZero() {
+            run.assertClosesAndTheGatewayExitsZero();
+        }
     }
 }
