@@ -6,7 +6,7 @@
  * call's path, and its connection reused only once that succeeded; a write returns after its
  * {@code COMMIT}. Each read-only call is its own {@code BEGIN READ ONLY} block rather than an
  * autocommit session with {@code default_transaction_read_only} on, which a statement could turn off
- * (ARCHITECTURE.md, executor-sql, says why in full).
+ * (docs/sql-executor.md says why in full).
  * {@link dev.postern.executor.sql.SqlActionExecutor} is the only public class. Depends on policy and
  * the PostgreSQL driver only.
  */

@@ -4,7 +4,8 @@ import dev.postern.policy.RegistrationPoint;
 import java.util.Optional;
 
 /**
- * One thing an operator allows, of one kind of effect: an HTTP target, an SSH host. The set is closed,
+ * One thing an operator allows, of one kind of effect: an HTTP target, an SSH host, a SQL database, an
+ * upstream MCP server. The set is closed,
  * like the set of actions: a new kind of effect adds its allowance record here. Names are unique within
  * a kind.
  */

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything an operator allows: allowances of every kind (HTTP targets, SSH hosts), names unique
- * within each kind. What is not here is denied; an empty policy denies everything. A new kind of
+ * Everything an operator allows: allowances of every kind (HTTP targets, SSH hosts, SQL databases,
+ * upstream MCP servers), names unique within each kind. What is not here is denied; an empty policy denies everything. A new kind of
  * effect adds no component here: its allowances are one more {@link Allowance} in the list.
  */
 public record Policy(List<Allowance> allowances) {

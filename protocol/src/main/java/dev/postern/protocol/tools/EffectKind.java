@@ -15,7 +15,8 @@ import java.util.List;
  * One kind of external effect as the gateway presents it, declared once: its tool (schemas and
  * binder), how its outcome becomes a tool result, and how its allowances, permits and outcomes are
  * described to {@code postern_targets}, {@code check-config}, {@code explain} and the journal. One
- * implementation per kind ({@link HttpRequestKind}, {@link SshExecKind}); the composition root
+ * implementation per kind ({@link HttpRequestKind}, {@link SshExecKind}, {@link SqlQueryKind},
+ * {@link UpstreamToolKind}); the composition root
  * registers each once, and everything else iterates over {@link EffectKinds}. A kind whose one tool the
  * config fixes implements {@link StaticToolKind}; a kind whose tools are known only at run time
  * (upstream MCP servers) implements this interface itself, reading {@link LiveTools}.
@@ -29,6 +30,13 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
 
     /** The tool's name, which is also the journal's {@code action} field: {@code http_request}. */
     String toolName();
+
+    /**
+     * The effect in a phrase, singular, as the documents name the kind when they list every kind:
+     * {@code HTTP request}. {@code KindProseTest} holds README.md, ARCHITECTURE.md, CONTRIBUTING.md and
+     * the root pom's description to the registered kinds' names.
+     */
+    String displayName();
 
     Class<A> actionType();
 

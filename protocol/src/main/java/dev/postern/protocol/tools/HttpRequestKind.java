@@ -53,6 +53,11 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
     }
 
     @Override
+    public String displayName() {
+        return "HTTP request";
+    }
+
+    @Override
     public Class<HttpRequestAction> actionType() {
         return HttpRequestAction.class;
     }

@@ -50,6 +50,11 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
     }
 
     @Override
+    public String displayName() {
+        return "SQL statement";
+    }
+
+    @Override
     public Class<SqlQueryAction> actionType() {
         return SqlQueryAction.class;
     }

@@ -42,6 +42,11 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     }
 
     @Override
+    public String displayName() {
+        return "SSH command";
+    }
+
+    @Override
     public Class<SshCommandAction> actionType() {
         return SshCommandAction.class;
     }

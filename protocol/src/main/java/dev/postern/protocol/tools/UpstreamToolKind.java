@@ -46,6 +46,11 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
     }
 
     @Override
+    public String displayName() {
+        return "upstream MCP tool";
+    }
+
+    @Override
     public Class<UpstreamCallAction> actionType() {
         return UpstreamCallAction.class;
     }
