@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The config schema is a file, so it cannot name {@link HttpSyntax}; this test holds its HTTP method
- * and header-name patterns to it, and finds any other pattern that copies either syntax.
+ * and header-name patterns to it (an OTLP exporter's header names too), and finds any other pattern that copies either syntax.
  */
 class HttpSyntaxInSchemaTest {
     private static final String SCHEMA = "/dev/postern/app/postern-config.schema.json";
@@ -35,7 +35,8 @@ class HttpSyntaxInSchemaTest {
                 HTTP_TARGET + "methods/items/pattern", method,
                 HTTP_TARGET + "confirm/items/pattern", method,
                 HTTP_TARGET + "headers/items/pattern", token,
-                HTTP_TARGET + "auth/properties/header/pattern", token), copies);
+                HTTP_TARGET + "auth/properties/header/pattern", token,
+                "/properties/telemetry/properties/headers/propertyNames/pattern", token), copies);
     }
 
     /** Every pattern that spells a method or a token character class, by pointer. */
