@@ -2,6 +2,7 @@ package dev.postern.app.check;
 
 import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
+import dev.postern.app.credentials.CredentialCommand;
 import dev.postern.app.journal.PrivateFiles;
 import dev.postern.policy.model.CredentialRef;
 import java.io.IOException;
@@ -14,9 +15,11 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * {@code check-config --deep}: what a call would need at call time and what the config only allows
@@ -48,7 +51,7 @@ public final class DeepCheck {
     /** Every check that needs no connection, the journal's writability included: what {@code check-config --deep} runs. */
     public List<Finding> all() {
         List<Finding> out = new ArrayList<>();
-        out.addAll(credentials());
+        out.addAll(credentials(true));
         out.addAll(journalWritable());
         for (KindCheck kind : kinds) {
             out.addAll(kind.local(config));
@@ -64,7 +67,7 @@ public final class DeepCheck {
      */
     public List<Finding> atStart() {
         List<Finding> out = new ArrayList<>();
-        out.addAll(credentials());
+        out.addAll(credentials(false));
         for (KindCheck kind : kinds) {
             out.addAll(kind.local(config));
             out.addAll(kind.addresses(config, HostNames.LITERAL));
@@ -86,11 +89,20 @@ public final class DeepCheck {
         return out;
     }
 
-    /** Each credential: its variable set, or its file present, readable, non-empty, private and this user's. */
-    List<Finding> credentials() {
+    /**
+     * Each credential: its variable set, or its file present, readable, non-empty, private and this
+     * user's, or its command's program found; with {@code runCommands} each command is also run once
+     * (its value dropped), as a call would run it: {@code --deep} does, the start-up check does not
+     * (the gateway runs them itself).
+     */
+    List<Finding> credentials(boolean runCommands) {
         List<Finding> out = new ArrayList<>();
         new TreeMap<>(byName(config.credentials())).forEach((name, source) -> {
             String where = "/credentials/" + name;
+            if (source instanceof CredentialSource.Command command) {
+                credentialCommand(name, command, runCommands).ifPresent(out::add);
+                return;
+            }
             if (source instanceof CredentialSource.Env env) {
                 String value = environment.apply(env.variable());
                 if (value == null || value.isEmpty()) {
@@ -102,6 +114,34 @@ public final class DeepCheck {
             out.addAll(credentialFile(where, ((CredentialSource.File) source).path()));
         });
         return out;
+    }
+
+    /**
+     * A command credential's finding, if any: its program not found or not executable, or (when run)
+     * a non-zero exit, no output or too much, or its timeout passed. Never a byte of its output.
+     */
+    private Optional<Finding> credentialCommand(String name, CredentialSource.Command command, boolean run) {
+        String where = "/credentials/" + name;
+        CredentialCommand runner = new CredentialCommand(environment);
+        if (runner.program(command.program()).isEmpty()) {
+            return Optional.of(Finding.error("credential-command-not-found", where + "/command/0", "command "
+                    + command.program() + (command.program().startsWith("/") ? " is not an executable file" : " is not found on PATH")));
+        }
+        if (!run) {
+            return Optional.empty();
+        }
+        try {
+            runner.run(new CredentialRef(name), command);
+            return Optional.empty();
+        } catch (CredentialCommand.Failed e) {
+            String said = e.detail().replaceFirst("^credential " + Pattern.quote(name) + ": ", "");
+            String id = switch (e.reason()) {
+                case NOT_FOUND -> "credential-command-not-found";
+                case TIMED_OUT -> "credential-command-timeout";
+                case FAILED -> "credential-command-failed";
+            };
+            return Optional.of(Finding.error(id, where + (e.reason() == CredentialCommand.Reason.NOT_FOUND ? "/command/0" : ""), said));
+        }
     }
 
     private static List<Finding> credentialFile(String where, Path file) {

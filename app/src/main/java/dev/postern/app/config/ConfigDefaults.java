@@ -15,6 +15,8 @@ public final class ConfigDefaults {
     public static final int APPROVAL_TIMEOUT_SECONDS = 120;
     public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
     public static final boolean JOURNAL_REDACT_ARGUMENTS = false;
+    public static final long CREDENTIAL_COMMAND_TIMEOUT_MS = 10_000;
+    public static final long CREDENTIAL_COMMAND_CACHE_SECONDS = 300;
     public static final long HTTP_TIMEOUT_MS = 10_000;
     public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
     public static final String HTTP_ON_OVERSIZE_RESPONSE = "truncate";
@@ -41,6 +43,7 @@ public final class ConfigDefaults {
     public static final long TELEMETRY_TIMEOUT_MS = 5_000;
     public static final int TELEMETRY_MAX_QUEUE = 2048;
 
+    private static final String CREDENTIAL_COMMAND = "/properties/credentials/additionalProperties/oneOf/2/properties/";
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
@@ -56,6 +59,8 @@ public final class ConfigDefaults {
             Map.entry("/properties/session/properties/approvalTimeoutSeconds", APPROVAL_TIMEOUT_SECONDS),
             Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
             Map.entry("/properties/journal/properties/redactArguments", JOURNAL_REDACT_ARGUMENTS),
+            Map.entry(CREDENTIAL_COMMAND + "timeoutMs", CREDENTIAL_COMMAND_TIMEOUT_MS),
+            Map.entry(CREDENTIAL_COMMAND + "cacheSeconds", CREDENTIAL_COMMAND_CACHE_SECONDS),
             Map.entry(HTTP_TARGET + "timeoutMs", HTTP_TIMEOUT_MS),
             Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
             Map.entry(HTTP_TARGET + "onOversizeResponse", HTTP_ON_OVERSIZE_RESPONSE),

@@ -176,12 +176,9 @@ public final class ConfigLoader {
         refuseHomeRelativePaths(abs, root, sections);
         Path dir = abs.getParent();
         Map<CredentialRef, CredentialSource> credentials = new LinkedHashMap<>();
-        root.path("credentials").fields().forEachRemaining(e -> {
-            JsonNode v = e.getValue();
-            credentials.put(new CredentialRef(e.getKey()), v.has("env")
-                    ? new CredentialSource.Env(v.get("env").textValue())
-                    : new CredentialSource.File(dir.resolve(v.get("file").textValue()).normalize()));
-        });
+        for (Map.Entry<String, JsonNode> e : root.path("credentials").properties()) {
+            credentials.put(new CredentialRef(e.getKey()), credentialSource(abs, "/credentials/" + e.getKey(), e.getValue()));
+        }
         KindSection.Reading reading = new KindSection.Reading(abs, dir, credentials);
         List<Allowance> allowances = new ArrayList<>();
         for (KindSection<?> section : sections) {
@@ -209,6 +206,27 @@ public final class ConfigLoader {
                 fileSha256,
                 Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)),
                 TelemetrySection.read(abs, root, credentials));
+    }
+
+    /** One entry of {@code credentials}, valid against the schema: a file's path resolved against the config's directory. */
+    private static CredentialSource credentialSource(Path abs, String at, JsonNode v) throws ConfigException {
+        if (v.has("env")) {
+            return new CredentialSource.Env(v.get("env").textValue());
+        }
+        if (v.has("file")) {
+            return new CredentialSource.File(abs.getParent().resolve(v.get("file").textValue()).normalize());
+        }
+        List<String> argv = new ArrayList<>();
+        v.get("command").forEach(a -> argv.add(a.textValue()));
+        try {
+            return new CredentialSource.Command(argv,
+                    Duration.ofMillis(v.path("timeoutMs").asLong(ConfigDefaults.CREDENTIAL_COMMAND_TIMEOUT_MS)),
+                    Duration.ofSeconds(v.path("cacheSeconds").asLong(ConfigDefaults.CREDENTIAL_COMMAND_CACHE_SECONDS)));
+        } catch (IllegalArgumentException e) {
+            // The schema holds the numbers to their ranges: what is left is the program's name, or a NUL anywhere.
+            boolean program = argv.get(0).isEmpty() || argv.get(0).indexOf('\0') >= 0 || !argv.get(0).startsWith("/") && argv.get(0).contains("/");
+            throw new ConfigException(abs, at + "/command" + (program ? "/0" : ""), e.getMessage());
+        }
     }
 
     /**

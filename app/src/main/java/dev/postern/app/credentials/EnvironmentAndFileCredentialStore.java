@@ -15,11 +15,13 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * Resolves credentials lazily, on every use, from an environment variable or a file, so a rotated
- * file takes effect without a restart. A file must not be readable or writable by group or others
- * (checked where the file system has POSIX permissions). A file's trailing line end is stripped.
- * Messages name the credential and say what is wrong in words; the exception's detail adds the file's
- * path or the variable's name for the operator. Neither holds the value. Thread-safe.
+ * Resolves credentials lazily from an environment variable or a file, on every use, so a rotated
+ * file takes effect without a restart; or from a command's output, kept for its {@code cacheSeconds}
+ * ({@link CommandCache}, run by {@link CredentialCommand}). A file must not be readable or writable
+ * by group or others (checked where the file system has POSIX permissions). A file's trailing line
+ * end is stripped. Messages name the credential and say what is wrong in words; the exception's
+ * detail adds the file's path, the variable's name or the command's program for the operator. Neither
+ * holds the value, nor any of a command's output. Thread-safe.
  */
 public final class EnvironmentAndFileCredentialStore implements CredentialStore {
     private static final Set<PosixFilePermission> TOO_OPEN = Set.of(
@@ -29,14 +31,23 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
 
     private final Map<CredentialRef, CredentialSource> sources;
     private final UnaryOperator<String> environment;
+    private final CommandCache commands;
 
+    /** The store of a gateway process: commands share this process's {@link CommandCache#PROCESS}. */
     public EnvironmentAndFileCredentialStore(Map<CredentialRef, CredentialSource> sources) {
-        this(sources, System::getenv);
+        this(sources, System::getenv, CommandCache.PROCESS);
     }
 
+    /** With {@code environment} for variables and commands, and a cache of its own. */
     EnvironmentAndFileCredentialStore(Map<CredentialRef, CredentialSource> sources, UnaryOperator<String> environment) {
+        this(sources, environment, new CommandCache(System::nanoTime, new CredentialCommand(environment)::run));
+    }
+
+    EnvironmentAndFileCredentialStore(Map<CredentialRef, CredentialSource> sources, UnaryOperator<String> environment,
+            CommandCache commands) {
         this.sources = Map.copyOf(sources);
         this.environment = environment;
+        this.commands = commands;
     }
 
     @Override
@@ -52,6 +63,9 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
                         "credential " + ref + ": environment variable " + env.shownName() + " is not set");
             }
             return Secret.of(value);
+        }
+        if (source instanceof CredentialSource.Command command) {
+            return commands.get(ref, command);
         }
         Path path = ((CredentialSource.File) source).path();
         try {
@@ -89,6 +103,10 @@ public final class EnvironmentAndFileCredentialStore implements CredentialStore 
     public Set<Secret> all() {
         Set<Secret> all = new HashSet<>();
         for (CredentialRef ref : sources.keySet()) {
+            if (sources.get(ref) instanceof CredentialSource.Command command) {
+                commands.forMasking(ref, command).ifPresent(all::add);
+                continue;
+            }
             try {
                 all.add(resolve(ref));
             } catch (CredentialUnavailableException e) {

@@ -1,7 +1,7 @@
 /**
- * The credential store adapter: secrets from environment variables and owner-only files, behind the
- * kernel's {@link dev.postern.policy.port.CredentialStore} port. Values are read on demand and never
- * logged.
+ * The credential store adapter: secrets from environment variables, owner-only files and commands'
+ * output (run without a shell, kept for a bounded time), behind the kernel's
+ * {@link dev.postern.policy.port.CredentialStore} port. Values are read on demand and never logged.
  *
  * <p>Depends on {@code policy} and the config's credential sources only: no JSON library, no
  * protocol, no executor.

@@ -28,7 +28,7 @@ class EnvCredentialFindingTest {
                   "http": { "targets": [ { "name": "a", "baseUrl": "https://example.com", "methods": ["GET"],
                     "pathPrefixes": ["/x"], "auth": { "credential": "t", "scheme": "bearer" } } ] } }
                 """.formatted(variable));
-        return new DeepCheck(Gateway.configLoader().load(file), List.of(), name -> null).credentials();
+        return new DeepCheck(Gateway.configLoader().load(file), List.of(), name -> null).credentials(true);
     }
 
     @Test

@@ -29,6 +29,7 @@ class ConfigDefaultsTest {
     private record ReadmeEntry(String row, String property, String pointer) {
     }
 
+    private static final String CREDENTIAL_COMMAND = "/properties/credentials/additionalProperties/oneOf/2/properties/";
     private static final String HTTP_TARGET = "/properties/http/properties/targets/items/properties/";
     private static final String SSH_HOST = "/properties/ssh/properties/hosts/items/properties/";
     private static final String SQL_DATABASE = "/properties/sql/properties/databases/items/properties/";
@@ -42,6 +43,8 @@ class ConfigDefaultsTest {
                     "/properties/session/properties/approvalTimeoutSeconds"),
             new ReadmeEntry("`journal.rotateBytes`", "`journal.rotateBytes`", "/properties/journal/properties/rotateBytes"),
             new ReadmeEntry("`journal.redactArguments`", "`journal.redactArguments`", "/properties/journal/properties/redactArguments"),
+            new ReadmeEntry("`credentials.NAME`", "`timeoutMs`", CREDENTIAL_COMMAND + "timeoutMs"),
+            new ReadmeEntry("`credentials.NAME`", "`cacheSeconds`", CREDENTIAL_COMMAND + "cacheSeconds"),
             new ReadmeEntry("`http.targets[]`", "`timeoutMs`", HTTP_TARGET + "timeoutMs"),
             new ReadmeEntry("`http.targets[]`", "`maxResponseBytes`", HTTP_TARGET + "maxResponseBytes"),
             new ReadmeEntry("`http.targets[]`", "`onOversizeResponse`", HTTP_TARGET + "onOversizeResponse"),

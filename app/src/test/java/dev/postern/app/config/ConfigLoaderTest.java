@@ -652,4 +652,64 @@ class ConfigLoaderTest {
         assertEquals(Set.of("accept", "x-host", "authorization-hint"),
                 Gateway.configLoader().load(file).policy().httpTargets().get(0).headers());
     }
+
+    @Test
+    void aCommandCredentialLoadsWithItsArgvAndTheDefaultTimeoutAndCacheLifetime() throws Exception {
+        Path file = write(edit(root -> ((ObjectNode) root.get("credentials")).putObject("db-password")
+                .putArray("command").add("pass").add("show").add("postern/db")));
+
+        GatewayConfig config = Gateway.configLoader().load(file);
+
+        assertEquals(new CredentialSource.Command(List.of("pass", "show", "postern/db"),
+                        Duration.ofMillis(ConfigDefaults.CREDENTIAL_COMMAND_TIMEOUT_MS),
+                        Duration.ofSeconds(ConfigDefaults.CREDENTIAL_COMMAND_CACHE_SECONDS)),
+                config.credentials().get(new CredentialRef("db-password")));
+    }
+
+    @Test
+    void aCommandCredentialTakesItsTimeoutAndCacheLifetimeFromTheFile() throws Exception {
+        Path file = write(edit(root -> {
+            ObjectNode c = ((ObjectNode) root.get("credentials")).putObject("db-password");
+            c.putArray("command").add("/usr/bin/secret-tool").add("lookup").add("service").add("postern");
+            c.put("timeoutMs", 2500).put("cacheSeconds", 60);
+        }));
+
+        CredentialSource.Command c = (CredentialSource.Command) Gateway.configLoader().load(file).credentials()
+                .get(new CredentialRef("db-password"));
+
+        assertEquals(Duration.ofMillis(2500), c.timeout());
+        assertEquals(Duration.ofSeconds(60), c.cacheFor());
+        assertEquals("/usr/bin/secret-tool", c.program());
+    }
+
+    @Test
+    void aCommandWhoseProgramIsARelativePathIsRefusedAtItsFirstElement() throws Exception {
+        ConfigException e = refused(edit(root -> ((ObjectNode) root.get("credentials")).putObject("db-password")
+                .putArray("command").add("./bin/get-secret")));
+
+        assertNames(e, dir.resolve("postern.json"), "/credentials/db-password/command/0", "absolute path or a bare name found on PATH");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"command\": []}", "{\"command\": [\"pass\"], \"timeoutMs\": 0}",
+            "{\"command\": [\"pass\"], \"cacheSeconds\": 0}", "{\"command\": [\"pass\"], \"cacheSeconds\": 86401}",
+            "{\"command\": [\"pass\"], \"shell\": true}", "{\"command\": \"pass show x\"}"})
+    void aCommandCredentialOutsideTheSchemaIsRefusedAtTheCredential(String credential) throws Exception {
+        Path file = write(full().toPrettyString().replace("\"web-password\" : {\n      \"env\" : \"POSTERN_TEST_PASSWORD\"\n    }",
+                "\"web-password\" : " + credential));
+
+        ConfigException e = assertThrows(ConfigException.class, () -> Gateway.configLoader().load(file));
+
+        assertTrue(e.pointer().startsWith("/credentials/web-password"), e.getMessage());
+    }
+
+    @Test
+    void anEmptyProgramNameIsRefusedByTheRecordItself() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new CredentialSource.Command(List.of(""), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new CredentialSource.Command(List.of(), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class,
+                () -> new CredentialSource.Command(List.of("pass", "a\0b"), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+    }
 }
