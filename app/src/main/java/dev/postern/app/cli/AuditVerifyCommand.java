@@ -33,7 +33,9 @@ final class AuditVerifyCommand implements Command {
     public String summary() {
         return "audit verify DIR [--public-key FILE]\n"
                 + "                               verify both journals' hash chains (and signed checkpoints)\n"
-                + "  audit show DIR [options]     the journals as a table: each intent with its outcome, denials";
+                + "  audit show DIR [options]     the journals as a table: each intent with its outcome, denials\n"
+                + "  audit replay [DIR] --config NEW\n"
+                + "                               what a candidate config would have decided of every journaled call";
     }
 
     @Override
@@ -43,6 +45,7 @@ final class AuditVerifyCommand implements Command {
                 "       postern audit verify --config FILE [--public-key FILE]   (DIR is the config's journal.directory;",
                 "                                            so is POSTERN_CONFIG's when neither is given)",
                 "       postern audit show DIR [options]   (see 'postern audit show --help')",
+                "       postern audit replay [DIR] --config NEW   (see 'postern audit replay --help')",
                 "",
                 "Verifies the hash chains of DIR's two journals, decisions and actions. Each journal is",
                 "its rotated files (NAME.000001.jsonl, NAME.000002.jsonl, ...) and then NAME.jsonl, one",
@@ -74,6 +77,9 @@ final class AuditVerifyCommand implements Command {
 
     @Override
     public String help(List<String> args) {
+        if (!args.isEmpty() && args.get(0).equals("replay")) {
+            return AuditReplayCommand.HELP;
+        }
         return !args.isEmpty() && args.get(0).equals("show") ? AuditShowCommand.HELP : help();
     }
 
@@ -82,6 +88,9 @@ final class AuditVerifyCommand implements Command {
         if (!args.isEmpty() && args.get(0).equals("show")) {
             return new AuditShowCommand().run(args.subList(1, args.size()), io);
         }
+        if (!args.isEmpty() && args.get(0).equals("replay")) {
+            return new AuditReplayCommand().run(args.subList(1, args.size()), io);
+        }
         Path dir;
         Optional<String> absent;
         Optional<PublicKey> key;
@@ -89,7 +98,7 @@ final class AuditVerifyCommand implements Command {
             Options options = Options.parse(args, Set.of("--public-key", "--config"));
             List<String> words = options.positional();
             if (words.isEmpty() || !words.get(0).equals("verify")) {
-                throw new Options.UsageException(words.isEmpty() ? "missing subcommand 'verify' or 'show'"
+                throw new Options.UsageException(words.isEmpty() ? "missing subcommand 'verify', 'show' or 'replay'"
                         : "unknown subcommand '" + words.get(0) + "'");
             }
             if (words.size() > 2) {

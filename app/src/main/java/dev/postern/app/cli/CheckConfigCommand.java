@@ -3,6 +3,8 @@ package dev.postern.app.cli;
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
 import dev.postern.app.check.DeepReport;
+import dev.postern.app.check.Finding;
+import dev.postern.app.check.Lint;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.protocol.tools.EffectKind;
 import dev.postern.protocol.tools.EffectKinds;
@@ -21,14 +23,14 @@ final class CheckConfigCommand implements Command {
 
     @Override
     public String summary() {
-        return "check-config [--deep [--connect]] --config FILE\n"
+        return "check-config [--deep [--connect]] [--lint] --config FILE\n"
                 + "                               validate a config and print what it allows";
     }
 
     @Override
     public String help() {
         return String.join("\n",
-                "usage: postern check-config [--deep [--connect]] --config FILE",
+                "usage: postern check-config [--deep [--connect]] [--lint] --config FILE",
                 "",
                 "Validates FILE against the configuration schema and the policy rules, and prints",
                 "what it allows, target by target. FILE may also be given as --config=FILE or in the",
@@ -42,6 +44,13 @@ final class CheckConfigCommand implements Command {
                 "          each http target, reads each SSH host's key and compares it with the pin, and",
                 "          logs in to each SQL database as its user and has the server parse and describe",
                 "          each statement. Sends no HTTP request, runs no command and no statement.",
+                "--lint    also warns about what is allowed but probably not meant, each warning with a",
+                "          stable id: path prefixes that overlap or that no call reaches (an earlier",
+                "          target of the same origin decides them first), commands and statements no",
+                "          call reaches (no enum value passes) or that repeat an earlier one, string",
+                "          params without a pattern or enum, allowances without a rateLimit, and confirm",
+                "          rules that only a client with form elicitation can answer. Warnings do not",
+                "          change the exit status.",
                 "",
                 "Exit status 0 when valid (and no error-level finding), 4 when the config is invalid,",
                 "6 when --deep found an error, 1 on a usage error.");
@@ -52,7 +61,7 @@ final class CheckConfigCommand implements Command {
         Options o;
         String file;
         try {
-            o = Options.parse(args, Set.of("--config"), Set.of("--deep", "--connect"));
+            o = Options.parse(args, Set.of("--config"), Set.of("--deep", "--connect", "--lint"));
             if (!o.positional().isEmpty()) {
                 throw new Options.UsageException("unexpected argument " + o.positional().get(0));
             }
@@ -66,6 +75,11 @@ final class CheckConfigCommand implements Command {
         }
         return ConfigArgument.load(file, io).map(config -> {
             io.report().println(describe(config));
+            if (o.has("--lint")) {
+                List<Finding> lint = Lint.of(config);
+                io.report().println("lint: " + (lint.isEmpty() ? "no findings" : lint.size() + (lint.size() == 1 ? " warning" : " warnings")));
+                lint.forEach(f -> io.report().println(f.line()));
+            }
             if (o.has("--deep") && DeepReport.print(config, Gateway.kindChecks(), o.has("--connect"), io.report())) {
                 return ExitStatus.CHECK_FAILED;
             }

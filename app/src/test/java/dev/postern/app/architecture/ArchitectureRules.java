@@ -248,6 +248,18 @@ public final class ArchitectureRules {
                     + " an engine built elsewhere could decide against another policy")
             .allowEmptyShould(false);
 
+    // Matched by name, so that the self-test's fixture (archfixtures.ReplayListingUpstreams) is judged as the real replay is.
+    public static final ArchRule THE_REPLAY_BUILDS_NO_EXECUTOR = noClasses()
+            .that().haveSimpleNameStartingWith("Replay").or().haveSimpleNameStartingWith("AuditReplay")
+            .should().dependOnClassesThat().haveFullyQualifiedName(ACTION_EXECUTOR)
+            .orShould().dependOnClassesThat().haveFullyQualifiedName(DISPATCHER)
+            .orShould().dependOnClassesThat().resideInAPackage(EXECUTORS)
+            .orShould().callMethodWhere(com.tngtech.archunit.core.domain.JavaCall.Predicates.target(
+                    com.tngtech.archunit.core.domain.properties.HasName.Predicates.name("listNow")))
+            .because("audit replay decides journaled calls again and runs none of them: it holds no executor and starts"
+                    + " no upstream server")
+            .allowEmptyShould(false);
+
     private ArchitectureRules() {
     }
 

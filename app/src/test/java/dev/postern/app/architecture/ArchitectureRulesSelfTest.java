@@ -18,6 +18,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.postern.app.Gateway;
 import dev.postern.app.archfixtures.AppUsingTestFixtures;
 import dev.postern.app.archfixtures.GatewayTracingDirectly;
+import dev.postern.app.archfixtures.ReplayListingUpstreams;
 import dev.postern.app.archfixtures.Wiring;
 import dev.postern.app.journal.ChainVerifier;
 import dev.postern.app.journal.FileAuditJournal;
@@ -230,7 +231,20 @@ class ArchitectureRulesSelfTest {
                 new Case(ArchitectureRules.ONLY_APP_CONSTRUCTS_A_POLICY_ENGINE,
                         () -> classes(ProtocolDecidingItself.class, Gateway.class, ToolBinder.class),
                         names(ProtocolDecidingItself.class),
-                        () -> classes(Gateway.class, ToolBinder.class, PolicyEngine.class)));
+                        () -> classes(Gateway.class, ToolBinder.class, PolicyEngine.class)),
+                new Case(ArchitectureRules.THE_REPLAY_BUILDS_NO_EXECUTOR,
+                        () -> classes(ReplayListingUpstreams.class, replayClass("Replay"), replayClass("AuditReplayCommand")),
+                        names(ReplayListingUpstreams.class),
+                        () -> classes(replayClass("Replay"), replayClass("AuditReplayCommand"), Gateway.class)));
+    }
+
+    /** A package-private class of the command line, by its simple name. */
+    private static Class<?> replayClass(String simpleName) {
+        try {
+            return Class.forName("dev.postern.app.cli." + simpleName);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,6 @@
 package dev.postern.protocol.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
@@ -10,6 +11,7 @@ import dev.postern.policy.model.LiveTools;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.outcome.Outcome;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One kind of external effect as the gateway presents it, declared once: its tool (schemas and
@@ -120,4 +122,19 @@ public interface EffectKind<A extends Action, P extends AuthorizedAction, O exte
 
     /** The kind's fields of a successful outcome row after {@code result: ok}: counts and statuses only. */
     void journalOutcome(O outcome, ObjectNode row);
+
+    /**
+     * The action as the agent asked for it, for the {@code asked} field of an intent or denial row
+     * (beside the kind's name, which {@link EffectKinds} adds): every field {@link #actionOf} needs to
+     * rebuild it, so that {@code audit replay} can decide it again. Written only without
+     * {@code redactArguments}; never a body (an HTTP body is neither journaled nor judged by the policy).
+     */
+    ObjectNode asked(A action);
+
+    /**
+     * The action an {@link #asked} object of this kind holds, as read back from a journal row; empty
+     * when the object is not one this kind writes (a hand-edited or truncated row). Rebuilds exactly
+     * what {@link #asked} wrote, never a guess at what is missing.
+     */
+    Optional<A> actionOf(JsonNode asked);
 }

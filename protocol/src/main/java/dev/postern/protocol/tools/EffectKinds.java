@@ -1,5 +1,7 @@
 package dev.postern.protocol.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.action.Action;
@@ -21,15 +23,19 @@ import java.util.Set;
 public final class EffectKinds {
     /** The longest failure detail an outcome row holds; a server's message can be long, a row must stay small. */
     public static final int MAX_DETAIL_CHARS = 4000;
+    /** The field of an intent or denial row that holds the action as asked, for {@code audit replay}. */
+    public static final String ASKED = "asked";
 
     private final List<EffectKind<?, ?, ?>> kinds;
     private final Map<Class<?>, EffectKind<?, ?, ?>> byType = new HashMap<>();
+    private final Map<String, EffectKind<?, ?, ?>> byName = new HashMap<>();
 
     public EffectKinds(List<EffectKind<?, ?, ?>> kinds) {
         this.kinds = List.copyOf(Objects.requireNonNull(kinds, "kinds"));
         Set<String> names = new HashSet<>();
         Set<String> fields = new HashSet<>();
         for (EffectKind<?, ?, ?> kind : this.kinds) {
+            byName.put(kind.toolName(), kind);
             if (!names.add(kind.toolName())) {
                 throw new IllegalArgumentException("two kinds are registered as " + kind.toolName());
             }
@@ -82,18 +88,54 @@ public final class EffectKinds {
         return explain(owner(permit.getClass()), permit);
     }
 
-    /** The tool name, target, rendered action and preview of an intent row, written by the permit's kind. */
+    /**
+     * The tool name, target, rendered action and preview of an intent row, written by the permit's kind,
+     * and (without {@code redactArguments}) the action as asked ({@link #asked}).
+     */
     public void journalIntent(AuthorizedAction permit, ObjectNode row, boolean redactArguments) {
         EffectKind<?, ?, ?> kind = owner(permit.getClass());
         row.put("action", kind.toolName());
         journalIntent(kind, permit, row, redactArguments);
+        if (!redactArguments) {
+            row.set(ASKED, asked(permit.action()));
+        }
     }
 
-    /** The tool name and what was refused of a denial row, written by the action's kind. */
+    /**
+     * The tool name and what was refused of a denial row, written by the action's kind, and (without
+     * {@code redactArguments}) the action as asked ({@link #asked}).
+     */
     public void journalDenial(Action action, ObjectNode row, boolean redactArguments) {
         EffectKind<?, ?, ?> kind = owner(action.getClass());
         row.put("tool", kind.toolName());
         journalDenial(kind, action, row, redactArguments);
+        if (!redactArguments) {
+            row.set(ASKED, asked(action));
+        }
+    }
+
+    /**
+     * The action as asked, as the {@value #ASKED} field of a row holds it: {@code kind} (the kind's
+     * tool name), then the kind's own fields ({@link EffectKind#asked}).
+     */
+    public ObjectNode asked(Action action) {
+        EffectKind<?, ?, ?> kind = owner(action.getClass());
+        ObjectNode asked = JsonNodeFactory.instance.objectNode();
+        asked.put("kind", kind.toolName());
+        asked.setAll(asked(kind, action));
+        return asked;
+    }
+
+    /**
+     * The action an {@value #ASKED} field holds, rebuilt by the kind it names; empty when it names no
+     * registered kind or its kind cannot read it. For {@code audit replay}.
+     */
+    public Optional<Action> actionOf(JsonNode asked) {
+        if (asked == null || !asked.path("kind").isTextual()) {
+            return Optional.empty();
+        }
+        EffectKind<?, ?, ?> kind = byName.get(asked.get("kind").textValue());
+        return kind == null ? Optional.empty() : kind.actionOf(asked).map(Action.class::cast);
     }
 
     /**
@@ -148,6 +190,10 @@ public final class EffectKinds {
     private static <P extends AuthorizedAction> void journalIntent(EffectKind<?, P, ?> kind, AuthorizedAction permit, ObjectNode row,
             boolean redactArguments) {
         kind.journalIntent(kind.permitType().cast(permit), row, redactArguments);
+    }
+
+    private static <A extends Action> ObjectNode asked(EffectKind<A, ?, ?> kind, Action action) {
+        return kind.asked(kind.actionType().cast(action));
     }
 
     private static <A extends Action> void journalDenial(EffectKind<A, ?, ?> kind, Action action, ObjectNode row, boolean redactArguments) {

@@ -1,5 +1,6 @@
 package dev.postern.protocol.tools;
 
+import java.util.Map;
 import static dev.postern.protocol.tools.ToolCatalog.JSON;
 import static dev.postern.protocol.tools.ToolCatalog.MAX_BODY;
 import static dev.postern.protocol.tools.ToolCatalog.MAX_URL;
@@ -352,5 +353,40 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
         row.put("status", r.status());
         row.put("bytes", r.body().length);
         row.put("truncated", r.truncated());
+    }
+
+    /** Method, URL (user info dropped, as in the denial row, and then {@code userInfoDropped}), query and headers; no body. */
+    @Override
+    public ObjectNode asked(HttpRequestAction a) {
+        ObjectNode n = JSON.objectNode();
+        n.put("method", a.method());
+        String url = withoutUserInfo(a.url());
+        n.put("url", url);
+        if (!url.equals(a.url())) {
+            n.put("userInfoDropped", true);
+        }
+        ArrayNode query = n.putArray("query");
+        a.query().forEach(q -> query.addObject().put("name", q.name()).put("value", q.value()));
+        ArrayNode headers = n.putArray("headers");
+        a.headers().forEach(h -> headers.addObject().put("name", h.name()).put("value", h.value()));
+        return n;
+    }
+
+    /** Empty for a URL whose user info was dropped: the journal does not hold what was asked. The body is always empty. */
+    @Override
+    public Optional<HttpRequestAction> actionOf(JsonNode asked) {
+        if (asked.has("userInfoDropped")) {
+            return Optional.empty();
+        }
+        Optional<String> method = AskedFields.text(asked, "method");
+        Optional<String> url = AskedFields.text(asked, "url");
+        Optional<List<Map.Entry<String, String>>> query = AskedFields.pairs(asked, "query");
+        Optional<List<Map.Entry<String, String>>> headers = AskedFields.pairs(asked, "headers");
+        if (method.isEmpty() || url.isEmpty() || query.isEmpty() || headers.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new HttpRequestAction(method.get(), url.get(),
+                query.get().stream().map(e -> new QueryParameter(e.getKey(), e.getValue())).toList(),
+                headers.get().stream().map(e -> new HeaderField(e.getKey(), e.getValue())).toList(), Optional.empty()));
     }
 }

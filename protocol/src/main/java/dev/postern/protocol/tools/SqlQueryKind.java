@@ -1,5 +1,6 @@
 package dev.postern.protocol.tools;
 
+import java.util.Optional;
 import static dev.postern.protocol.tools.ToolCatalog.JSON;
 import static dev.postern.protocol.tools.ToolCatalog.MAX_ENTRIES;
 import static dev.postern.protocol.tools.ToolCatalog.annotations;
@@ -415,5 +416,56 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
     public void journalOutcome(SqlRowsOutcome r, ObjectNode row) {
         row.put("rowCount", r.rowCount());
         row.put("truncated", r.truncated());
+    }
+
+    /**
+     * Database, statement, and each value by its type: text a string, a whole number a number, a
+     * boolean, a decimal {@code {"decimal": "1.50"}} (its exact text, scale kept).
+     */
+    @Override
+    public ObjectNode asked(SqlQueryAction a) {
+        ObjectNode n = JSON.objectNode();
+        n.put("database", a.database());
+        n.put("statement", a.statement());
+        ObjectNode args = n.putObject("args");
+        new TreeMap<>(a.args()).forEach((name, value) -> {
+            if (value instanceof SqlArgument.Decimal d) {
+                args.putObject(name).put("decimal", d.value().toString());
+            } else {
+                args.set(name, journaled(value));
+            }
+        });
+        return n;
+    }
+
+    @Override
+    public Optional<SqlQueryAction> actionOf(JsonNode asked) {
+        Optional<String> database = AskedFields.text(asked, "database");
+        Optional<String> statement = AskedFields.text(asked, "statement");
+        Optional<Map<String, SqlArgument>> args = AskedFields.members(asked, "args", SqlQueryKind::argumentOf);
+        if (database.isEmpty() || statement.isEmpty() || args.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SqlQueryAction(database.get(), statement.get(), args.get()));
+    }
+
+    private static Optional<SqlArgument> argumentOf(JsonNode v) {
+        if (v.isTextual()) {
+            return Optional.of(new SqlArgument.Text(v.textValue()));
+        }
+        if (v.isBoolean()) {
+            return Optional.of(new SqlArgument.Bool(v.booleanValue()));
+        }
+        if (AskedFields.whole(v)) {
+            return Optional.of(new SqlArgument.Whole(v.longValue()));
+        }
+        if (v.isObject() && v.size() == 1 && v.path("decimal").isTextual()) {
+            try {
+                return Optional.of(new SqlArgument.Decimal(new BigDecimal(v.get("decimal").textValue())));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -1,5 +1,7 @@
 package dev.postern.protocol.tools;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.util.Optional;
 import static dev.postern.protocol.tools.ToolCatalog.JSON;
 import static dev.postern.protocol.tools.ToolCatalog.MAX_ENTRIES;
 import static dev.postern.protocol.tools.ToolCatalog.annotations;
@@ -284,5 +286,30 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
             row.put("exitStatus", s.exitStatus().getAsInt());
         }
         s.exitSignal().ifPresent(sig -> row.put("exitSignal", sig));
+    }
+
+    /** Host, command, and each argument as the agent sent it: a string, or a whole number. */
+    @Override
+    public ObjectNode asked(SshCommandAction a) {
+        ObjectNode n = JSON.objectNode();
+        n.put("host", a.host());
+        n.put("command", a.command());
+        ObjectNode args = n.putObject("args");
+        new TreeMap<>(a.args()).forEach((name, value) -> args.set(name, value instanceof SshArgument.Whole w
+                ? JsonNodeFactory.instance.numberNode(w.value()) : JsonNodeFactory.instance.textNode(((SshArgument.Text) value).value())));
+        return n;
+    }
+
+    @Override
+    public Optional<SshCommandAction> actionOf(JsonNode asked) {
+        Optional<String> host = AskedFields.text(asked, "host");
+        Optional<String> command = AskedFields.text(asked, "command");
+        Optional<Map<String, SshArgument>> args = AskedFields.members(asked, "args", v -> v.isTextual()
+                ? Optional.of(new SshArgument.Text(v.textValue()))
+                : AskedFields.whole(v) ? Optional.of(new SshArgument.Whole(v.longValue())) : Optional.empty());
+        if (host.isEmpty() || command.isEmpty() || args.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new SshCommandAction(host.get(), command.get(), args.get()));
     }
 }

@@ -1,5 +1,7 @@
 package dev.postern.protocol.tools;
 
+import dev.postern.protocol.json.JsonSyntaxError;
+import dev.postern.protocol.json.StrictJson;
 import static dev.postern.protocol.tools.ToolCatalog.JSON;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -366,5 +368,62 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         row.put("upstreamError", outcome.upstreamError());
         row.put("contentItems", outcome.result().get("content")
                 .map(c -> c instanceof JsonValue.JsonArray a ? a.elements().size() : 0).orElse(0));
+    }
+
+    /**
+     * Server, tool, the arguments as JSON text (numbers exactly as received, which a journal reader
+     * that reads floating point would not keep), and the live definition the call was bound against:
+     * its pin and declared arguments, so a replay judges the call as it was bound.
+     */
+    @Override
+    public ObjectNode asked(UpstreamCallAction a) {
+        ObjectNode n = JSON.objectNode();
+        n.put("server", a.server());
+        n.put("tool", a.tool());
+        n.put("arguments", JsonValues.node(a.arguments()).toString());
+        a.live().ifPresent(l -> {
+            ObjectNode live = n.putObject("live");
+            live.put("pin", l.pin());
+            l.declaredArguments().stream().sorted().forEach(live.putArray("declaredArguments")::add);
+        });
+        return n;
+    }
+
+    @Override
+    public Optional<UpstreamCallAction> actionOf(JsonNode asked) {
+        Optional<String> server = AskedFields.text(asked, "server");
+        Optional<String> tool = AskedFields.text(asked, "tool");
+        Optional<String> arguments = AskedFields.text(asked, "arguments");
+        if (server.isEmpty() || tool.isEmpty() || arguments.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonValue.JsonObject args;
+        try {
+            JsonNode parsed = new StrictJson(arguments.get().length() + 1).parse(arguments.get());
+            if (!parsed.isObject()) {
+                return Optional.empty();
+            }
+            args = JsonValues.object(parsed);
+        } catch (JsonSyntaxError e) {
+            return Optional.empty();
+        }
+        Optional<UpstreamCallAction.LiveDefinition> live = Optional.empty();
+        JsonNode l = asked.get("live");
+        if (l != null) {
+            Optional<String> pin = AskedFields.text(l, "pin");
+            JsonNode declared = l.get("declaredArguments");
+            if (pin.isEmpty() || declared == null || !declared.isArray()) {
+                return Optional.empty();
+            }
+            Set<String> names = new LinkedHashSet<>();
+            for (JsonNode d : declared) {
+                if (!d.isTextual()) {
+                    return Optional.empty();
+                }
+                names.add(d.textValue());
+            }
+            live = Optional.of(new UpstreamCallAction.LiveDefinition(pin.get(), names));
+        }
+        return Optional.of(new UpstreamCallAction(server.get(), tool.get(), args, live));
     }
 }

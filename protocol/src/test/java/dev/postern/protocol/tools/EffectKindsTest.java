@@ -1,6 +1,7 @@
 package dev.postern.protocol.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,23 +138,27 @@ class EffectKindsTest {
         KINDS.journalIntent(get(), row, false);
         ObjectNode kindOnly = row();
         HTTP.journalIntent(get(), kindOnly, false);
+        kindOnly.set("asked", KINDS.asked(get().action()));
         assertEquals("{\"action\":\"http_request\"," + kindOnly.toString().substring(1), row.toString());
 
         ObjectNode redacted = row();
         KINDS.journalIntent(get(), redacted, true);
         assertEquals("GET https://api.example.com:443/x", redacted.get("preview").textValue());
         assertTrue(redacted.has("argumentsSha256"), "redaction reaches the kind");
+        assertFalse(redacted.has("asked"), "a redacted row holds no action to replay");
     }
 
     @Test
     void aDenialRowStartsWithTheToolNameThenWhatTheKindSaysWasRefused() {
         ObjectNode row = row();
         KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new SqlArgument.Whole(1))), row, false);
-        assertEquals("{\"tool\":\"sql_query\",\"target\":\"shop\",\"refused\":\"drop x=1\"}", row.toString());
+        assertEquals("{\"tool\":\"sql_query\",\"target\":\"shop\",\"refused\":\"drop x=1\","
+                + "\"asked\":{\"kind\":\"sql_query\",\"database\":\"shop\",\"statement\":\"drop\",\"args\":{\"x\":1}}}", row.toString());
 
         ObjectNode redacted = row();
         KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new SqlArgument.Whole(1))), redacted, true);
         assertEquals("drop", redacted.get("refused").textValue(), "redaction reaches the kind");
+        assertFalse(redacted.has("asked"), "a redacted row holds no action to replay");
     }
 
     @Test
