@@ -31,6 +31,7 @@ final class ModuleSources {
         m.put("executor-ssh", "dev.postern.executor.ssh");
         m.put("executor-sql", "dev.postern.executor.sql");
         m.put("executor-mcp", "dev.postern.executor.mcp");
+        m.put("journal", "dev.postern.journal");
         m.put("test-fixtures", "dev.postern.fixtures");
         m.put("app", "dev.postern.app");
         m.put("bench", "dev.postern.bench");

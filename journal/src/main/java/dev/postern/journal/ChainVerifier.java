@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.transport.StrictUtf8;

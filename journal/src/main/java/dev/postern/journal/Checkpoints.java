@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

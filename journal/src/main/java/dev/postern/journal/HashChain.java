@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import dev.postern.transport.Sha256;
 import java.nio.charset.StandardCharsets;

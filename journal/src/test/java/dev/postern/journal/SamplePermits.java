@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import dev.postern.policy.AuthorizedAction;
 
@@ -9,6 +9,11 @@ public final class SamplePermits {
 
     public static AuthorizedAction http(String path) {
         return Permits.http(path, "q", "body");
+    }
+
+    /** A POST to {@code path} on {@code api} with query parameter {@code q} and a body. */
+    public static AuthorizedAction http(String path, String query, String body) {
+        return Permits.http(path, query, body);
     }
 
     public static AuthorizedAction ssh(String word) {

@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;

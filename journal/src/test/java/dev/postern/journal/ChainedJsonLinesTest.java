@@ -1,6 +1,5 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
-import dev.postern.app.Gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,7 +79,7 @@ class ChainedJsonLinesTest {
             }
         }
         assertEquals(100, total);
-        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(files);
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(files);
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(100, verdict.rows());
         assertEquals(chain.size(), verdict.files().size());
@@ -97,7 +96,7 @@ class ChainedJsonLinesTest {
         try (ChainedJsonLines journal = lines(4096)) {
             assertEquals(31, journal.append(row("after reopen"), true));
         }
-        assertTrue(Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
+        assertTrue(TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
     }
 
     /** Two journals on one directory stand for two processes: each must re-read the head the other moved. */
@@ -126,7 +125,7 @@ class ChainedJsonLinesTest {
             }
         }
         assertEquals(400, new HashSet<>(seqs).size(), "every row has its own seq");
-        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(400, verdict.rows());
         assertTrue(verdict.files().size() > 1, "the writers rotated the file between them: " + verdict.files());
@@ -176,7 +175,7 @@ class ChainedJsonLinesTest {
             assertTrue(forces >= 1 && forces <= 2, "8 rows queued together need one force, or two if the writer took the first alone: " + forces);
             assertEquals(9, journal.forcedThrough());
         }
-        assertEquals(9, Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
+        assertEquals(9, TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
     @Test
@@ -193,7 +192,7 @@ class ChainedJsonLinesTest {
             assertEquals(1, journal.forcedThrough(), "the row was forced before append returned");
             assertEquals(2, journal.append(row("after"), true), "the channel was not closed by the interrupt");
         }
-        assertTrue(Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
+        assertTrue(TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions")).intact());
     }
 
     @Test
@@ -222,7 +221,7 @@ class ChainedJsonLinesTest {
             long next = journal.append(row("after the interrupts"), true);
             written.add(next);
         }
-        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), "the chain is whole: " + verdict);
         assertEquals(written.size(), verdict.rows(), "every returned row is there and no failed one is ("
                 + failures.size() + " of " + attempts + " appends failed)");
@@ -260,7 +259,7 @@ class ChainedJsonLinesTest {
             assertTrue(e.getMessage().contains("longer than the journal's limit of " + ChainVerifier.MAX_ROW_BYTES), e.getMessage());
             assertEquals(2, journal.append(row("second"), true));
         }
-        assertEquals(2, Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
+        assertEquals(2, TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions")).rows());
     }
 
     /** Grows {@code file} (sparse) to the largest length its file system allows and returns it. */
@@ -288,7 +287,7 @@ class ChainedJsonLinesTest {
      */
     private long journalAtTheSizeLimit() throws Exception {
         Path scratch = Files.createDirectories(dir.resolve("scratch"));
-        try (FileAuditJournal journal = FileAuditJournal.open(scratch, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
+        try (FileAuditJournal journal = FileAuditJournal.open(scratch, new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS)) {
             journal.outcome(journal.intent(Permits.ssh("a"), FRAME), new ExecutionFailure(FailureCode.CANCELLED, "x"));
         }
         byte[] rows = Files.readAllBytes(scratch.resolve(FileAuditJournal.ACTIONS));
@@ -307,7 +306,7 @@ class ChainedJsonLinesTest {
 
     /** The journal on that file, never rotating it (it is far larger than any rotation size). */
     private FileAuditJournal atTheLimit() throws IOException {
-        return FileAuditJournal.open(dir, Long.MAX_VALUE, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows());
+        return FileAuditJournal.open(dir, Long.MAX_VALUE, new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS);
     }
 
     @Test
@@ -348,12 +347,12 @@ class ChainedJsonLinesTest {
 
     @Test
     void anIntentWithoutAnOutcomeIsListedAsInterruptedAndDoesNotBreakTheChain() throws Exception {
-        try (FileAuditJournal journal = FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8), Gateway.journalRows())) {
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS)) {
             journal.outcome(journal.intent(Permits.ssh("a"), FRAME), new ExecutionFailure(FailureCode.CANCELLED, "x"));
             journal.intent(Permits.ssh("killed"), FRAME);
             journal.outcome(journal.intent(Permits.ssh("b"), FRAME), new ExecutionFailure(FailureCode.TIMEOUT, "x"));
         }
-        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), verdict.toString());
         assertEquals(List.of(new ChainVerifier.Interrupted("actions.jsonl", 3, 3)), verdict.interrupted());
     }
@@ -366,7 +365,7 @@ class ChainedJsonLinesTest {
             }
         }
         Files.delete(dir.resolve("actions.000002.jsonl"));
-        ChainVerifier.FileResult verdict = Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"));
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertFalse(verdict.intact());
         ChainVerifier.Break b = verdict.broken().get();
         assertEquals("actions.000003.jsonl", b.file());

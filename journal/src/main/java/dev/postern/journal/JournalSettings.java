@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import dev.postern.policy.port.SecretMask;
 import java.util.List;

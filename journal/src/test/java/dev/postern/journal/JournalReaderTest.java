@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

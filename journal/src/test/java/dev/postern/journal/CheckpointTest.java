@@ -1,4 +1,4 @@
-package dev.postern.app.journal;
+package dev.postern.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.postern.app.Gateway;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +46,7 @@ class CheckpointTest {
     }
 
     private ChainVerifier.FileResult verify(Optional<PublicKey> key) {
-        return Gateway.chainVerifier().verifyJournal(new JournalFiles(dir, "actions"), key);
+        return TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"), key);
     }
 
     private List<ObjectNode> rows() throws IOException {
