@@ -115,4 +115,116 @@ class JournalReaderTest {
             assertEquals(LongStream.rangeClosed(4, 9).boxed().toList(), got, "rows 6 and 7, rotated away under the reader, are read too");
         }
     }
+
+    @Test
+    void aPollReturnsAtMostItsMaximumAndTheNextGoesOnFromTheRowAfter() throws Exception {
+        write(dir.resolve("actions.jsonl"), 1, 5);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L), seqs(reader.poll(2, Long.MAX_VALUE)));
+            assertEquals(3, reader.nextSeq());
+            assertEquals(List.of(3L, 4L), seqs(reader.poll(2, Long.MAX_VALUE)));
+            assertEquals(List.of(5L), seqs(reader.poll(2, Long.MAX_VALUE)));
+            assertEquals(List.of(), reader.poll(2, Long.MAX_VALUE));
+            assertEquals(6, reader.nextSeq());
+        }
+    }
+
+    @Test
+    void aPollStopsAtItsMaximumOrItsSeqAcrossARotationToo() throws Exception {
+        write(dir.resolve("actions.000001.jsonl"), 1, 3);
+        write(dir.resolve("actions.jsonl"), 4, 6);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L), seqs(reader.poll(3, Long.MAX_VALUE)), "a full poll does not open the next file");
+            assertEquals(List.of(4L), seqs(reader.poll(10, 5)));
+            assertEquals(List.of(5L, 6L), seqs(reader.poll(10, Long.MAX_VALUE)));
+        }
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L), seqs(reader.poll(10, 3)), "the seq bound holds inside the first file");
+            assertEquals(List.of(3L, 4L, 5L, 6L), seqs(reader.poll(10, Long.MAX_VALUE)), "and the rest follows across files");
+        }
+    }
+
+    @Test
+    void aReaderStartsAtTheOldestFileLeftWhenOlderOnesAreGone() throws Exception {
+        write(dir.resolve("actions.000003.jsonl"), 11, 12);
+        write(dir.resolve("actions.jsonl"), 13, 14);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            List<JournalReader.Entry> rows = reader.readAll(Long.MAX_VALUE);
+            assertEquals(List.of(11L, 12L, 13L, 14L), seqs(rows));
+            assertEquals("actions.000003.jsonl", rows.get(0).file());
+            assertEquals("actions.jsonl", rows.get(3).file());
+        }
+    }
+
+    @Test
+    void aRowOfExactlyTheLimitIsReadAndOneByteMoreIsCountedUnreadable() throws Exception {
+        String head = "{\"seq\":1,\"pad\":\"";
+        String whole = head + "x".repeat(JournalFiles.MAX_ROW_BYTES - head.length() - 2) + "\"}";
+        String over = "{\"seq\":2,\"pad\":\"" + "y".repeat(JournalFiles.MAX_ROW_BYTES - head.length() - 1) + "\"}";
+        assertEquals(JournalFiles.MAX_ROW_BYTES, whole.length());
+        Files.writeString(dir.resolve("actions.jsonl"), whole + "\n" + over + "\n{\"seq\":3}\n", StandardCharsets.UTF_8);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 3L), seqs(reader.readAll(Long.MAX_VALUE)));
+            assertEquals(1, reader.unreadable());
+        }
+    }
+
+    @Test
+    void aFileWhoseFirstRowIsNotARowIsReadFromTheOneThatIs() throws Exception {
+        Files.writeString(dir.resolve("actions.000001.jsonl"), "garbage\n{\"seq\":1}\n", StandardCharsets.UTF_8);
+        write(dir.resolve("actions.jsonl"), 2, 3);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(2L, 3L), seqs(reader.readAll(Long.MAX_VALUE)), "a file without a first seq cannot be placed");
+        }
+    }
+
+    @Test
+    void rowsAlreadyReturnedAreNotReturnedAgainWhenAFileRepeatsThem() throws Exception {
+        write(dir.resolve("actions.000001.jsonl"), 1, 3);
+        Files.writeString(dir.resolve("actions.jsonl"), "{\"seq\":2}\n{\"seq\":3}\n{\"seq\":4}\n", StandardCharsets.UTF_8);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L, 4L), seqs(reader.readAll(Long.MAX_VALUE)));
+        }
+    }
+
+    @Test
+    void theDecisionsReaderReadsTheDecisionsJournalAndIsNamedForIt() throws Exception {
+        write(dir.resolve("decisions.jsonl"), 1, 2);
+        write(dir.resolve("actions.jsonl"), 1, 5);
+        try (JournalReader reader = JournalReader.decisions(dir)) {
+            assertEquals("decisions.jsonl", reader.name());
+            assertEquals(List.of(1L, 2L), seqs(reader.readAll(Long.MAX_VALUE)));
+        }
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals("actions.jsonl", reader.name());
+        }
+    }
+
+    @Test
+    void anEmptyDirectoryHasNoRowsYetAndTheFirstRowWrittenLaterIsRead() throws Exception {
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(), reader.poll(10, Long.MAX_VALUE));
+            assertEquals(1, reader.nextSeq());
+            write(dir.resolve("actions.jsonl"), 1, 1);
+            assertEquals(List.of(1L), seqs(reader.poll(10, Long.MAX_VALUE)));
+        }
+    }
+
+    @Test
+    void aReaderThatFinishedAFileRotatedAwayWaitsForTheNextActiveFileAndReadsIt() throws Exception {
+        Path active = dir.resolve("actions.jsonl");
+        write(active, 1, 3);
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L), seqs(reader.poll(100, Long.MAX_VALUE)));
+            Files.move(active, dir.resolve("actions.000001.jsonl"));
+            assertEquals(List.of(), reader.poll(100, Long.MAX_VALUE), "the rotated file holds nothing new and there is no active one");
+            Files.writeString(active, "");
+            assertEquals(List.of(), reader.poll(100, Long.MAX_VALUE), "the new active file has no row yet");
+            write(active, 4, 5);
+            List<JournalReader.Entry> rest = reader.poll(100, Long.MAX_VALUE);
+            assertEquals(List.of(4L, 5L), seqs(rest));
+            assertEquals("actions.jsonl", rest.get(0).file());
+            assertEquals(List.of(), reader.readAll(Long.MAX_VALUE));
+        }
+    }
 }
