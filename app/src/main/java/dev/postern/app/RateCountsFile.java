@@ -1,6 +1,6 @@
 package dev.postern.app;
 
-import dev.postern.app.journal.PrivateFiles;
+import dev.postern.journal.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,7 +26,7 @@ import java.util.zip.CRC32;
  * {@code tryLock} (never a blocking wait: the kernel's deadlock check sees POSIX locks per process,
  * and a process blocked on this file while another of its threads holds {@code journal.lock} could be
  * refused with EDEADLK). Not forced to disk: a process's exit loses nothing, an OS crash may lose the
- * last updates. One channel per file per JVM, counted by its users (see {@link dev.postern.app.journal}'s
+ * last updates. One channel per file per JVM, counted by its users (see {@link dev.postern.journal}'s
  * lock: closing a second descriptor would drop the first one's lock). Thread-safe.
  */
 final class RateCountsFile implements RateLimiter.Store {

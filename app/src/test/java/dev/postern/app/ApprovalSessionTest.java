@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.LocalPostgres;
 import dev.postern.policy.action.SqlArgument;
 import dev.postern.policy.model.CredentialRef;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.app.cli.Cli;
 import dev.postern.app.cli.Io;
-import dev.postern.app.journal.FileAuditJournal;
-import dev.postern.app.journal.HashChain;
+import dev.postern.journal.FileAuditJournal;
+import dev.postern.journal.HashChain;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

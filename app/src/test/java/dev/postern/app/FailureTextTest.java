@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.app.config.ConfigLoader;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.FakeHttpService;
 import dev.postern.fixtures.FakeSshServer;
 import dev.postern.fixtures.LocalPostgres;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.postern.app.journal.FileAuditJournal;
-import dev.postern.app.journal.HashChain;
+import dev.postern.journal.FileAuditJournal;
+import dev.postern.journal.HashChain;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.postern.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.port.ActionExecutor;
 import java.io.ByteArrayOutputStream;

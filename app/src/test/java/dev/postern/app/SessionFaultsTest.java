@@ -206,7 +206,7 @@ class SessionFaultsTest {
         ExitStatus exit;
         dev.postern.app.config.GatewayConfig config = SessionHarness.config(dir, SessionHarness.policy(), 1);
         java.io.PrintStream diagnostics = new java.io.PrintStream(stderr, true, StandardCharsets.UTF_8);
-        try (dev.postern.app.journal.FileAuditJournal journal = Gateway.journal(config, diagnostics)) {
+        try (dev.postern.journal.FileAuditJournal journal = Gateway.journal(config, diagnostics)) {
             exit = Gateway.run(config, journal, List.of(RecordingExecutor.http()),
                     dev.postern.protocol.tools.ToolResults.DEFAULT_MAX_RESULT_BYTES, exploding, stdout, diagnostics, session -> { });
         }

@@ -1,7 +1,7 @@
 package dev.postern.app;
 
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSshCommand;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.fixtures.StdoutTranscript;
 import dev.postern.fixtures.ToolErrors;

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.config.TelemetrySettings;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.fixtures.otlp.OtlpReceiver;
 import dev.postern.policy.AuthorizedHttpRequest;

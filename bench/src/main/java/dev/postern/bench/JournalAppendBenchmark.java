@@ -1,7 +1,7 @@
 package dev.postern.bench;
 
 import dev.postern.app.Gateway;
-import dev.postern.app.journal.FileAuditJournal;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;

@@ -3,7 +3,7 @@ package dev.postern.app.check;
 import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.app.credentials.CredentialCommand;
-import dev.postern.app.journal.PrivateFiles;
+import dev.postern.journal.PrivateFiles;
 import dev.postern.policy.model.CredentialRef;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.postern.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.app.ExitStatus;
-import dev.postern.app.journal.JournalReader;
+import dev.postern.journal.JournalReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package dev.postern.app.cli;
 
 import dev.postern.app.ExitStatus;
 import dev.postern.app.Gateway;
-import dev.postern.app.journal.ChainVerifier;
-import dev.postern.app.journal.Checkpoints;
+import dev.postern.journal.ChainVerifier;
+import dev.postern.journal.Checkpoints;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

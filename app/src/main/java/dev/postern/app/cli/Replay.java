@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.app.Gateway;
 import dev.postern.app.ToolCallService;
 import dev.postern.app.config.GatewayConfig;
-import dev.postern.app.journal.JournalReader;
+import dev.postern.journal.JournalReader;
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PendingApproval;

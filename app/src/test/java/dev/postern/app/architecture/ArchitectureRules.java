@@ -58,7 +58,6 @@ public final class ArchitectureRules {
     static final String TEST_FIXTURES = "dev.postern.fixtures..";
     static final String DEMO = "dev.postern.demo..";
     static final String BENCH = "dev.postern.bench..";
-    static final String JOURNAL = "dev.postern.app.journal..";
     static final String TELEMETRY = "dev.postern.telemetry..";
     /** The one class of app that names the telemetry adapter, reached only when the config turns telemetry on. */
     public static final String TELEMETRY_ENTRY = "dev.postern.app.TelemetryExport";
@@ -231,13 +230,8 @@ public final class ArchitectureRules {
                     + " each kind presents itself through its EffectKind, found by type in EffectKinds")
             .allowEmptyShould(false);
 
-    public static final ArchRule THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS = noClasses()
-            .that().resideInAPackage(JOURNAL)
-            .should().dependOnClassesThat().resideInAnyPackage(PROTOCOL, EXECUTORS)
-            .because("the journal records permits and outcomes in its own rows; the composition root hands it the"
-                    + " kinds' descriptions and a strict row parser (the transport's byte-level SHA-256 and strict"
-                    + " UTF-8 it may use)")
-            .allowEmptyShould(false);
+    // The journal's boundary (neither the protocol, an executor nor app) is journal/pom.xml's: its
+    // dependencies cannot reach them, and its enforcer execution journal-boundary fails the build if one does.
 
     // Exempt, each for a reason: the executor contract kit in test-fixtures takes its permits from a real
     // engine; bench measures the engine alone. Neither ships in the gateway.

@@ -20,9 +20,7 @@ import dev.postern.app.archfixtures.AppUsingTestFixtures;
 import dev.postern.app.archfixtures.GatewayTracingDirectly;
 import dev.postern.app.archfixtures.ReplayListingUpstreams;
 import dev.postern.app.archfixtures.Wiring;
-import dev.postern.app.journal.ChainVerifier;
-import dev.postern.app.journal.FileAuditJournal;
-import dev.postern.app.journal.archfixtures.JournalParsingWithProtocol;
+import dev.postern.journal.FileAuditJournal;
 import dev.postern.archfixtures.ExecutorCaller;
 import dev.postern.archfixtures.ExecutorInspector;
 import dev.postern.archfixtures.ExecutorReferencer;
@@ -224,10 +222,6 @@ class ArchitectureRulesSelfTest {
                         () -> classes(FailureCheck.class, HttpRequestKind.class, SshExecKind.class, EffectKinds.class,
                                 ToolResults.class, FileAuditJournal.class, HttpResponseOutcome.class, SshExitOutcome.class,
                                 policyClass("HttpRules"), policyClass("SshRules"), PolicyEngine.class)),
-                new Case(ArchitectureRules.THE_JOURNAL_DEPENDS_ON_NEITHER_PROTOCOL_NOR_EXECUTORS,
-                        () -> classes(JournalParsingWithProtocol.class, FileAuditJournal.class, ChainVerifier.class),
-                        names(JournalParsingWithProtocol.class),
-                        () -> classes(FileAuditJournal.class, ChainVerifier.class)),
                 new Case(ArchitectureRules.ONLY_APP_CONSTRUCTS_A_POLICY_ENGINE,
                         () -> classes(ProtocolDecidingItself.class, Gateway.class, ToolBinder.class),
                         names(ProtocolDecidingItself.class),

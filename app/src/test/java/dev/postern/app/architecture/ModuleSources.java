@@ -32,6 +32,7 @@ final class ModuleSources {
         m.put("executor-sql", "dev.postern.executor.sql");
         m.put("executor-mcp", "dev.postern.executor.mcp");
         m.put("telemetry", "dev.postern.telemetry");
+        m.put("journal", "dev.postern.journal");
         m.put("test-fixtures", "dev.postern.fixtures");
         m.put("app", "dev.postern.app");
         m.put("bench", "dev.postern.bench");

@@ -18,12 +18,6 @@ import dev.postern.policy.port.SecretMask;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +29,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
-import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -169,7 +161,7 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             return exchange(client, request, target, mask);
         } catch (IOException | RuntimeException e) {
             request.cancel();
-            return failure(abort.reason(), e, target, millis, mask)
+            return HttpFailures.of(abort.reason(), e, target, millis)
                     .withDetail(mask.mask("dialing " + permit.uri().getHost() + ':' + permit.uri().getPort() + ": "
                             + ExecutionFailure.chain(e)));
         } finally {
@@ -302,61 +294,6 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
             out.add(new HeaderField(mask.mask(all[i].getName()), value));
         }
         return out;
-    }
-
-    private static ExecutionFailure failure(FailureCode aborted, Exception e, HttpTarget target, long millis,
-                                            SecretMask mask) {
-        String name = target.name();
-        if (aborted == FailureCode.CANCELLED) {
-            return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was cancelled");
-        }
-        if (aborted == FailureCode.TIMEOUT || cause(e, SocketTimeoutException.class) != null
-                || cause(e, ConnectTimeoutException.class) != null) {
-            return new ExecutionFailure(FailureCode.TIMEOUT,
-                    "no complete response from " + name + " within " + millis + " ms");
-        }
-        ResponseOverrunException overrun = cause(e, ResponseOverrunException.class);
-        if (overrun != null) {
-            return new ExecutionFailure(FailureCode.UPSTREAM_PROTOCOL_ERROR, "a response from " + name
-                    + " did not end where its headers said it would: " + overrun.getMessage()
-                    + "; nothing of it is returned and the connection was discarded");
-        }
-        AddressRefusedException refused = cause(e, AddressRefusedException.class);
-        if (refused != null) {
-            return new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "target " + name + ": " + refused.inWords());
-        }
-        if (cause(e, SSLException.class) != null) {
-            return new ExecutionFailure(FailureCode.TLS_FAILED, "the TLS handshake with " + name
-                    + " failed (an untrusted or wrong certificate, no protocol in common, or a server that does not speak TLS)");
-        }
-        if (cause(e, UnknownHostException.class) != null || cause(e, ConnectException.class) != null
-                || cause(e, NoRouteToHostException.class) != null) {
-            return new ExecutionFailure(FailureCode.CONNECT_FAILED, "cannot connect to " + name + ": "
-                    + (cause(e, UnknownHostException.class) != null ? "its host name does not resolve"
-                    : cause(e, NoRouteToHostException.class) != null ? "there is no route to its host"
-                    : refusedConnection(e) ? "the connection was refused" : "no connection could be made"));
-        }
-        // A socket's channel closes when its reading thread is interrupted (the session shutting down).
-        if (cause(e, InterruptedIOException.class) != null || cause(e, ClosedByInterruptException.class) != null) {
-            return new ExecutionFailure(FailureCode.CANCELLED, "the call to " + name + " was interrupted");
-        }
-        return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the exchange with " + name
-                + " failed before a whole response was read (the connection closed or reset, or the response broke HTTP)");
-    }
-
-    private static boolean refusedConnection(Throwable e) {
-        ConnectException c = cause(e, ConnectException.class);
-        return c != null && String.valueOf(c.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("refused");
-    }
-
-    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
-        Throwable t = e;
-        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
-            }
-        }
-        return null;
     }
 
     @Override
