@@ -15,7 +15,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.nio.file.Files;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -60,6 +65,54 @@ class JavaSdkClientIT {
                 assertTrue(client.closeGracefully(), "the client closed gracefully");
             }
             assertEquals(0, gateway.awaitExitStatus(Duration.ofSeconds(30)), gateway.stderrText());
+        }
+    }
+
+    /**
+     * The Java SDK client behind the gateway with two real upstream MCP servers (server-everything and
+     * server-filesystem, see {@link PinnedUpstreams}), run once; the human who approves a write answers
+     * the gateway's form {@code elicitation/create} through the SDK's elicitation handler.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BehindTheGateway {
+        private UpstreamClientRun run;
+
+        @BeforeAll
+        void runTheClientOnce() throws Exception {
+            run = UpstreamClientRun.ofJavaSdk(Files.createTempDirectory("postern-interop-java-upstream-"));
+        }
+
+        @AfterAll
+        void stop() {
+            if (run != null) {
+                run.close();
+            }
+        }
+
+        @Test
+        void javaSdkClientListsOnlyTheAllowlistedUpstreamToolsWithTheUpstreamsDescriptions() {
+            run.assertListsOnlyTheAllowlistedUpstreamToolsWithTheirDefinitions();
+        }
+
+        @Test
+        void javaSdkClientsEchoCallReachesServerEverythingOnceAndComesBack() throws Exception {
+            run.assertEchoReachesTheServerOnceAndComesBack();
+        }
+
+        @Test
+        void javaSdkClientsUndeclaredAndNarrowedArgumentsAreRefusedBeforeTheServer() throws Exception {
+            run.assertRefusedArgumentsNeverReachTheServer();
+        }
+
+        @Test
+        void javaSdkClientsApprovedWriteIsOnDiskAndTheDeclinedOneLeavesNoFile() throws Exception {
+            run.assertApprovedWriteIsOnDiskAndNoOtherWriteIs();
+        }
+
+        @Test
+        void javaSdkClientClosesAndTheGatewayWithUpstreamsExitsZero() {
+            run.assertClosesAndTheGatewayExitsZero();
         }
     }
 }

@@ -68,6 +68,26 @@ final class UpstreamClientRun implements AutoCloseable {
         return new UpstreamClientRun(gateway, upstreams, p.exitValue(), gatewayExit, context, new ObjectMapper().readTree(recorded));
     }
 
+    /**
+     * Pins the upstreams in {@code dir}, starts a gateway with them and takes the same steps once with
+     * the MCP Java SDK's client in this JVM ({@link JavaSdkUpstreamSteps}).
+     */
+    static UpstreamClientRun ofJavaSdk(Path dir) throws IOException, InterruptedException {
+        PinnedUpstreams upstreams = PinnedUpstreams.prepare(dir);
+        PackagedGateway gateway = PackagedGateway.startWithUpstreams(dir, upstreams);
+        JsonNode recorded;
+        try {
+            recorded = JavaSdkUpstreamSteps.run(gateway.serverCommand, upstreams.filesRoot);
+        } catch (RuntimeException e) {
+            gateway.close();
+            throw e;
+        }
+        int gatewayExit = gateway.awaitExitStatus(Duration.ofSeconds(30));
+        boolean closed = "closed".equals(recorded.path("steps").path("close").path("result").asText());
+        String context = "client record:\n" + recorded.toPrettyString() + "\n" + upstreams.receivedText() + gateway.stderrText();
+        return new UpstreamClientRun(gateway, upstreams, closed ? 0 : 1, gatewayExit, context, recorded);
+    }
+
     /** What the client saw as the result of {@code step}; fails if it threw instead. */
     JsonNode result(String step) {
         JsonNode s = steps.path(step);
