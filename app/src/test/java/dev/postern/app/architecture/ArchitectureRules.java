@@ -59,6 +59,8 @@ public final class ArchitectureRules {
     static final String DEMO = "dev.postern.demo..";
     static final String BENCH = "dev.postern.bench..";
     static final String TELEMETRY = "dev.postern.telemetry..";
+    /** An executor module's package for what must be public for a library, not for its users. */
+    static final String INTERNAL = "dev.postern.executor..internal..";
     /** The one class of app that names the telemetry adapter, reached only when the config turns telemetry on. */
     public static final String TELEMETRY_ENTRY = "dev.postern.app.TelemetryExport";
 
@@ -206,10 +208,27 @@ public final class ArchitectureRules {
             .allowEmptyShould(false);
 
     public static final ArchRule AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS = classes()
-            .that().resideInAPackage(EXECUTORS).and().areTopLevelClasses().and().arePublic()
+            .that().resideInAPackage(EXECUTORS).and().resideOutsideOfPackage(INTERNAL)
+            .and().areTopLevelClasses().and().arePublic()
             .should(beTheOnlyPublicClassOfTheirExecutorModule())
-            .because("an adapter is one class behind the port (its nested types included); everything else in"
-                    + " its module is its own business, so the composition root can reach nothing else")
+            .because("an adapter is one class behind the port; everything else in its module is its own business,"
+                    + " so the composition root can reach nothing else (what a library must instantiate by name"
+                    + " is public in the module's internal package, which the next rules keep to the module)")
+            .allowEmptyShould(false);
+
+    public static final ArchRule AN_EXECUTORS_PUBLIC_NESTED_TYPES_ARE_ITS_API = classes()
+            .that().resideInAPackage(EXECUTORS).and().resideOutsideOfPackage(INTERNAL)
+            .and().areNestedClasses().and(areReachableFromOutsideTheirPackage())
+            .should(beNamedByAPublicSignatureOfTheirAdapter())
+            .because("a public nested type is part of the adapter's API only when a public method or constructor of the"
+                    + " adapter names it (or it belongs to such a type); any other is an internal class that slipped past"
+                    + " the one-public-class rule")
+            .allowEmptyShould(false);
+
+    public static final ArchRule AN_EXECUTORS_INTERNAL_PACKAGE_IS_ITS_OWN = noClasses()
+            .should(dependOnAnotherModulesInternalPackage())
+            .because("an executor's internal package holds what must be public for a library (a socket factory the"
+                    + " driver instantiates by name), never an API: only the module's own classes may use it")
             .allowEmptyShould(false);
 
     // Exempt, each for a reason: test-fixtures is test support by definition and never ships in the
@@ -295,6 +314,97 @@ public final class ArchitectureRules {
                 byModule.forEach((module, publicClasses) -> publicClasses.forEach(c -> events.add(new SimpleConditionEvent(c,
                         publicClasses.size() == 1, c.getName() + " is one of " + publicClasses.size() + " public classes of "
                                 + module + ": " + publicClasses.stream().map(JavaClass::getSimpleName).sorted().toList()))));
+            }
+        };
+    }
+
+    /** {@code dev.postern.executor.NAME} for a class anywhere in that executor module, else empty. */
+    private static Optional<String> executorModuleOf(JavaClass javaClass) {
+        String[] parts = javaClass.getPackageName().split("\\.");
+        if (parts.length < 4 || !parts[0].equals("dev") || !parts[1].equals("postern") || !parts[2].equals("executor")) {
+            return Optional.empty();
+        }
+        return Optional.of(String.join(".", Arrays.copyOf(parts, 4)));
+    }
+
+    private static boolean isInAnInternalPackage(JavaClass javaClass) {
+        String[] parts = javaClass.getPackageName().split("\\.");
+        return executorModuleOf(javaClass).isPresent() && Arrays.asList(parts).subList(4, parts.length).contains("internal");
+    }
+
+    /** Public, and so is every class it is nested in: code outside its package can name it. */
+    static DescribedPredicate<JavaClass> areReachableFromOutsideTheirPackage() {
+        return DescribedPredicate.describe("are public, as is every class they are nested in", c -> {
+            for (Optional<JavaClass> t = Optional.of(c); t.isPresent(); t = t.get().getEnclosingClass()) {
+                if (!t.get().getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
+     * Holds when a public nested type of an executor class is named by a public method's return or
+     * parameter type, or a public constructor's parameter type, of its top-level class; or is nested in
+     * or implements a type that is. Generic type arguments are not read, so a type met only as
+     * {@code List<T>} must be nested in an API type.
+     */
+    static ArchCondition<JavaClass> beNamedByAPublicSignatureOfTheirAdapter() {
+        return new ArchCondition<>("be named by a public signature of their adapter class") {
+            @Override
+            public void check(JavaClass nested, ConditionEvents events) {
+                boolean api = isApi(nested, new java.util.HashSet<>());
+                events.add(new SimpleConditionEvent(nested, api, nested.getName() + (api ? " is" : " is not")
+                        + " named by a public signature of " + topLevel(nested).getName()));
+            }
+
+            private boolean isApi(JavaClass type, Set<String> seen) {
+                if (!seen.add(type.getName())) {
+                    return false;
+                }
+                if (type.isTopLevelClass()) {
+                    return true;
+                }
+                JavaClass adapter = topLevel(type);
+                boolean named = adapter.getMethods().stream()
+                        .filter(m -> m.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC))
+                        .anyMatch(m -> m.getRawReturnType().equals(type) || m.getRawParameterTypes().contains(type))
+                        || adapter.getConstructors().stream()
+                        .filter(c -> c.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC))
+                        .anyMatch(c -> c.getRawParameterTypes().contains(type));
+                if (named) {
+                    return true;
+                }
+                Optional<JavaClass> enclosing = type.getEnclosingClass();
+                if (enclosing.isPresent() && !enclosing.get().isTopLevelClass() && isApi(enclosing.get(), seen)) {
+                    return true;
+                }
+                return type.getRawInterfaces().stream().anyMatch(i -> !i.isTopLevelClass() && isApi(i, seen));
+            }
+
+            private JavaClass topLevel(JavaClass type) {
+                JavaClass t = type;
+                while (t.getEnclosingClass().isPresent()) {
+                    t = t.getEnclosingClass().get();
+                }
+                return t;
+            }
+        };
+    }
+
+    /** Fails for each dependency on a class in an executor's internal package from outside that executor module. */
+    static ArchCondition<JavaClass> dependOnAnotherModulesInternalPackage() {
+        return new ArchCondition<>("depend on an executor module's internal package from outside that module") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                Optional<String> own = executorModuleOf(origin);
+                origin.getDirectDependenciesFromSelf().forEach(d -> {
+                    JavaClass target = d.getTargetClass();
+                    if (isInAnInternalPackage(target) && !own.equals(executorModuleOf(target))) {
+                        events.add(SimpleConditionEvent.satisfied(origin, d.getDescription()));
+                    }
+                });
             }
         };
     }

@@ -20,6 +20,7 @@ import dev.postern.app.archfixtures.AppUsingTestFixtures;
 import dev.postern.app.archfixtures.GatewayTracingDirectly;
 import dev.postern.app.archfixtures.ReplayListingUpstreams;
 import dev.postern.app.archfixtures.Wiring;
+import dev.postern.app.archfixtures.WiringReachingInternal;
 import dev.postern.journal.FileAuditJournal;
 import dev.postern.archfixtures.ExecutorCaller;
 import dev.postern.archfixtures.ExecutorInspector;
@@ -40,10 +41,14 @@ import dev.postern.bench.archfixtures.BenchUsingTestFixtures;
 import dev.postern.demo.archfixtures.DemoUsingTestFixtures;
 import dev.postern.executor.http.archfixtures.HttpExecutor;
 import dev.postern.executor.http.archfixtures.HttpExecutorCallingSsh;
+import dev.postern.executor.http.archfixtures.HttpExecutorNamingItsInternal;
+import dev.postern.executor.http.archfixtures.HttpExecutorWithNestedTypes;
+import dev.postern.executor.http.archfixtures.internal.HttpSocketFactory;
 import dev.postern.executor.http.archfixtures.HttpExecutorReadingJson;
 import dev.postern.executor.http.archfixtures.HttpExecutorUsingProtocol;
 import dev.postern.executor.ssh.archfixtures.SshExecutor;
 import dev.postern.executor.ssh.archfixtures.SshExecutorReadingConfig;
+import dev.postern.executor.ssh.archfixtures.SshExecutorUsingHttpInternal;
 import dev.postern.executor.ssh.archfixtures.SshExecutorUsingTransport;
 import dev.postern.executor.ssh.archfixtures.SshExecutorValidatingSchema;
 import dev.postern.fixtures.archfixtures.FixtureAssertions;
@@ -209,7 +214,21 @@ class ArchitectureRulesSelfTest {
                 new Case(ArchitectureRules.AN_EXECUTOR_MODULE_HAS_EXACTLY_ONE_PUBLIC_CLASS,
                         () -> classes(HttpExecutor.class, HttpExecutorCallingSsh.class, SshExecutor.class),
                         names(HttpExecutor.class, HttpExecutorCallingSsh.class),
-                        () -> classes(HttpExecutor.class, SshExecutor.class)),
+                        // HttpSocketFactory is public too, in the module's internal package, which does not count.
+                        () -> classes(HttpExecutor.class, SshExecutor.class, HttpSocketFactory.class)),
+                new Case(ArchitectureRules.AN_EXECUTORS_PUBLIC_NESTED_TYPES_ARE_ITS_API,
+                        () -> classes(HttpExecutorWithNestedTypes.class, HttpExecutorWithNestedTypes.Loose.class,
+                                HttpExecutorWithNestedTypes.Probe.class),
+                        names(HttpExecutorWithNestedTypes.Loose.class),
+                        () -> classes(HttpExecutorWithNestedTypes.class, HttpExecutorWithNestedTypes.Probe.class,
+                                HttpExecutorWithNestedTypes.Probe.Found.class, HttpExecutorWithNestedTypes.Probe.Step.class,
+                                HttpExecutorWithNestedTypes.Options.class)),
+                new Case(ArchitectureRules.AN_EXECUTORS_INTERNAL_PACKAGE_IS_ITS_OWN,
+                        () -> classes(SshExecutorUsingHttpInternal.class, WiringReachingInternal.class,
+                                HttpExecutorNamingItsInternal.class, HttpSocketFactory.class),
+                        names(SshExecutorUsingHttpInternal.class, WiringReachingInternal.class),
+                        () -> classes(HttpExecutorNamingItsInternal.class, HttpSocketFactory.class, HttpExecutor.class,
+                                SshExecutor.class, Wiring.class)),
                 new Case(ArchitectureRules.MAIN_CODE_DEPENDS_ON_NO_TEST_CODE,
                         () -> classes(AppUsingTestFixtures.class, ProtocolAssertingWithJUnit.class,
                                 FixtureAssertions.class, Wiring.class, DemoUsingTestFixtures.class),

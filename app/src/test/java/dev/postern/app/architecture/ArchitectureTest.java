@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestFactory;
 class ArchitectureTest {
 
     /** Raise this with each rule added to ArchitectureRules, together with its self-test case. */
-    static final int RULE_COUNT = 21;
+    static final int RULE_COUNT = 23;
 
     private static JavaClasses production;
 

@@ -1,5 +1,6 @@
 package dev.postern.executor.sql;
 
+import dev.postern.executor.sql.internal.DialRefusedException;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;

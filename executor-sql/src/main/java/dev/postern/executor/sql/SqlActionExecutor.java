@@ -71,8 +71,6 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
     private static final String BEGIN_READ_ONLY = "BEGIN READ ONLY; ";
     /** Sent before that by a call whose pooled connection's last read-only transaction is still open (ConnectionPool.Taken). */
     private static final String ROLLBACK = "ROLLBACK; ";
-    /** How long after a timeout or cancellation the connection is aborted if the server has not answered. */
-    private static final long ABORT_GRACE_MS = 1000;
 
     private final CredentialStore credentials;
     private final Driver driver = new Driver();
@@ -175,7 +173,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
             return new ExecutionFailure(FailureCode.CANCELLED, "the call was cancelled before it began");
         }
         SqlDatabase db = permit.database();
-        Optional<ExecutionFailure> refused = checkAddresses(db);
+        Optional<ExecutionFailure> refused = Dialing.checkAddresses(db);
         if (refused.isPresent()) {
             return refused.get();
         }
@@ -192,7 +190,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         secrets.add(password.reveal());
         SecretMask mask = new SecretMask(secrets);
 
-        Call call = new Call();
+        CallStop call = new CallStop(timers);
         long deadlineNanos = System.nanoTime() + db.timeout().toNanos();
         ScheduledFuture<?> deadline;
         try {
@@ -208,7 +206,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         try {
             Optional<ConnectionPool.Taken> pooled = pool.take(db, deadlineNanos, () -> call.stopped() != Failures.Stop.NONE,
                     pipelined(permit));
-            conn = pooled.isPresent() ? pooled.get().connection() : open(db, password);
+            conn = pooled.isPresent() ? pooled.get().connection() : Dialing.open(driver, db, password, false);
             call.attach(conn);
             SqlRowsOutcome outcome;
             try {
@@ -221,7 +219,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
                 // runs once more on a fresh connection (within the same deadline).
                 ConnectionPool.closeQuietly(conn);
                 conn = null;
-                conn = open(db, password);
+                conn = Dialing.open(driver, db, password, false);
                 call.attach(conn);
                 outcome = run(permit, conn, call, mask, progress, false);
             }
@@ -270,7 +268,7 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
      * last read-only transaction is still open (only for a pipelined call), and its ROLLBACK goes first
      * in the same message group.
      */
-    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, Call call, SecretMask mask, Progress progress,
+    private SqlRowsOutcome run(AuthorizedSqlStatement permit, Connection conn, CallStop call, SecretMask mask, Progress progress,
             boolean rollbackFirst) throws SQLException {
         SqlDatabase db = permit.database();
         boolean readOnly = permit.statement().readOnly();
@@ -376,188 +374,6 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         }
     }
 
-    /** Resolves the host and judges every address before anything is dialed. */
-    static Optional<ExecutionFailure> checkAddresses(SqlDatabase db) {
-        InetAddress[] addresses;
-        try {
-            addresses = InetAddress.getAllByName(db.host());
-        } catch (UnknownHostException e) {
-            return Optional.of(new ExecutionFailure(FailureCode.CONNECT_FAILED, "the host of database " + db.name() + " did not resolve")
-                    .withDetail("the host " + db.host() + " of database " + db.name() + " did not resolve"));
-        }
-        for (InetAddress a : addresses) {
-            Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, db.allowPrivateAddresses());
-            if (refused.isPresent()) {
-                AddressRanges.Range r = refused.get();
-                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
-                        + ": its host resolves to a " + r.what() + " address" + (r.kind() == AddressRanges.Kind.METADATA
-                        ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true"))
-                        .withDetail("database " + db.name() + ": " + db.host() + " resolves to " + a.getHostAddress() + ", "
-                                + refusedBecause(r)));
-            }
-            if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE && !a.isLoopbackAddress()) {
-                return Optional.of(new ExecutionFailure(FailureCode.ADDRESS_REFUSED, "database " + db.name()
-                        + ": TLS is off, so only a loopback address may be dialed, but its host resolves to another")
-                        .withDetail("database " + db.name() + ": TLS is off, so only a loopback address may be dialed, but "
-                                + db.host() + " resolves to " + a.getHostAddress()));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** A new connection for a call: {@link #open(Driver, SqlDatabase, Secret, boolean)}, read-write allowed. */
-    private Connection open(SqlDatabase db, Secret password) throws SQLException {
-        return open(driver, db, password, false);
-    }
-
-    /**
-     * A new connection, the one way this module opens one (calls and {@link #checkStatements}). The
-     * database's timeout becomes the session's {@code statement_timeout}, {@code lock_timeout} and
-     * {@code idle_in_transaction_session_timeout} in the start-up packet, so no call spends a round trip
-     * setting them (and the driver sends no statement of its own after login); {@code readOnlySession} adds {@code default_transaction_read_only=on} there too, so
-     * every transaction of the session is read-only without a statement being sent.
-     */
-    static Connection open(Driver driver, SqlDatabase db, Secret password, boolean readOnlySession) throws SQLException {
-        long ms = db.timeout().toMillis();
-        Properties p = new Properties();
-        p.setProperty("options", "-c statement_timeout=" + ms + " -c lock_timeout=" + ms
-                + " -c idle_in_transaction_session_timeout=" + ms + " -c standard_conforming_strings=on"
-                + (readOnlySession ? " -c default_transaction_read_only=on" : ""));
-        p.setProperty("user", db.user());
-        p.setProperty("password", password.revealAsString());
-        p.setProperty("ApplicationName", "postern");
-        // A 9.0+ server takes application_name in the start-up packet; without this the driver sends a
-        // SET after login, one more round trip per connection and a statement the deep check must not send.
-        p.setProperty("assumeMinServerVersion", "9.0");
-        long seconds = Math.max(1, (db.timeout().toMillis() + 999) / 1000);
-        p.setProperty("connectTimeout", Long.toString(seconds));
-        p.setProperty("loginTimeout", Long.toString(seconds));
-        p.setProperty("socketTimeout", Long.toString(seconds + 5));
-        p.setProperty("cancelSignalTimeout", "2");
-        p.setProperty("tcpKeepAlive", "true");
-        p.setProperty("preferQueryMode", "extended");
-        p.setProperty("gssEncMode", "disable");
-        // The address each socket dials (a call's, a cancel request's) is judged as it is dialed, not only
-        // when checkAddresses resolved the name: a name that resolves anew in between cannot slip through.
-        p.setProperty("socketFactory", DialCheckingSockets.class.getName());
-        p.setProperty("socketFactoryArg", DialCheckingSockets.argument(db));
-        if (db.tls().mode() == SqlDatabase.TlsMode.DISABLE) {
-            p.setProperty("sslmode", "disable");
-        } else {
-            p.setProperty("sslmode", "verify-full");
-            if (db.tls().caFile().isPresent()) {
-                p.setProperty("sslrootcert", db.tls().caFile().get().toString());
-            } else {
-                p.setProperty("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");
-            }
-        }
-        Connection c = driver.connect("jdbc:postgresql://" + HostSyntax.inAuthority(db.host()) + ':' + db.port() + '/' + db.database(), p);
-        if (c == null) {
-            throw new SQLException("the PostgreSQL driver refused the URL", "08001");
-        }
-        return c;
-    }
-
-    /** Why an address in {@code r} is not dialed: {@code in 10.0.0.0/8 (private), which needs "allowPrivateAddresses": true}. */
-    private static String refusedBecause(AddressRanges.Range r) {
-        return "in " + r.cidr() + " (" + r.what() + ")" + (r.kind() == AddressRanges.Kind.METADATA
-                ? ", which is never reached" : ", which needs \"allowPrivateAddresses\": true");
-    }
-
-    /**
-     * The driver's socket factory (pgjdbc's {@code socketFactory}, instantiated by the driver with
-     * {@link #argument}): each socket judges the address it is about to dial with the same rule as
-     * {@link #checkAddresses} — {@code AddressRanges} with the database's {@code allowPrivateAddresses},
-     * and loopback only when TLS is off — and refuses before connecting
-     * ({@link DialRefusedException}). An address the driver left unresolved (a SOCKS proxy set in the
-     * JVM) is refused too. Public only because the driver creates it by reflection; nothing else uses it.
-     */
-    public static final class DialCheckingSockets extends SocketFactory {
-        private final String database;
-        private final boolean allowPrivateAddresses;
-        private final boolean loopbackOnly;
-
-        /** The driver's constructor: {@code argument} is what {@link #argument} wrote. */
-        public DialCheckingSockets(String argument) {
-            String[] parts = argument.split(",", 3);
-            if (parts.length != 3 || !parts[0].matches("private|public") || !parts[1].matches("tls|loopback")) {
-                throw new IllegalArgumentException("not an argument of DialCheckingSockets: " + argument);
-            }
-            this.allowPrivateAddresses = parts[0].equals("private");
-            this.loopbackOnly = parts[1].equals("loopback");
-            this.database = parts[2];
-        }
-
-        static String argument(SqlDatabase db) {
-            return (db.allowPrivateAddresses() ? "private" : "public") + ','
-                    + (db.tls().mode() == SqlDatabase.TlsMode.DISABLE ? "loopback" : "tls") + ',' + db.name();
-        }
-
-        @Override
-        public Socket createSocket() {
-            return new Socket() {
-                @Override
-                public void connect(SocketAddress endpoint, int timeout) throws IOException {
-                    judge(endpoint);
-                    super.connect(endpoint, timeout);
-                }
-            };
-        }
-
-        private void judge(SocketAddress endpoint) throws DialRefusedException {
-            if (!(endpoint instanceof InetSocketAddress inet) || inet.isUnresolved() || inet.getAddress() == null) {
-                throw new DialRefusedException("database " + database + ": the driver would dial " + endpoint
-                        + " unresolved (through a proxy); only addresses judged here are dialed");
-            }
-            InetAddress a = inet.getAddress();
-            Optional<AddressRanges.Range> refused = AddressRanges.refusal(a, allowPrivateAddresses);
-            if (refused.isPresent()) {
-                AddressRanges.Range r = refused.get();
-                throw new DialRefusedException("database " + database + ": the address dialed, " + a.getHostAddress()
-                        + ", is " + refusedBecause(r));
-            }
-            if (loopbackOnly && !a.isLoopbackAddress()) {
-                throw new DialRefusedException("database " + database + ": TLS is off, so only a loopback address may be dialed, not "
-                        + a.getHostAddress());
-            }
-        }
-
-        // The driver calls only createSocket() and connect(); these complete SocketFactory's contract the same way.
-        @Override
-        public Socket createSocket(String host, int port) throws IOException {
-            return connected(new InetSocketAddress(host, port), null);
-        }
-
-        @Override
-        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-            return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
-        }
-
-        @Override
-        public Socket createSocket(InetAddress host, int port) throws IOException {
-            return connected(new InetSocketAddress(host, port), null);
-        }
-
-        @Override
-        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
-            return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
-        }
-
-        private Socket connected(InetSocketAddress to, InetSocketAddress from) throws IOException {
-            Socket s = createSocket();
-            try {
-                if (from != null) {
-                    s.bind(from);
-                }
-                s.connect(to);
-                return s;
-            } catch (IOException | RuntimeException e) {
-                s.close();
-                throw e;
-            }
-        }
-    }
-
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -567,86 +383,4 @@ public final class SqlActionExecutor implements ActionExecutor<AuthorizedSqlStat
         pool.close();
     }
 
-    /**
-     * One call's stop state: the first of timeout and cancellation wins; stopping cancels the running
-     * statement on the server and, if the server has not answered within a grace period, aborts the
-     * connection so the call returns.
-     */
-    private final class Call {
-        private final AtomicReference<Failures.Stop> stop = new AtomicReference<>(Failures.Stop.NONE);
-        private volatile Connection connection;
-        /** How to cancel on the server what the call is running now (a statement, its COMMIT); null between. */
-        private volatile ServerCancel inProgress;
-        private volatile boolean finished;
-
-        void attach(Connection c) throws SQLException {
-            connection = c;
-            check();
-        }
-
-        void running(Statement s) {
-            inProgress = s == null ? null : s::cancel;
-        }
-
-        /**
-         * The call is about to send its COMMIT on {@code c}: a stop now sends the driver's cancel request
-         * for whatever the connection runs (a statement's {@code cancel()} does nothing once it has
-         * finished). A cancel that reaches the server before the COMMIT does is ignored by an idle
-         * session; the connection is dropped after any stop, so no later call can meet it.
-         */
-        void committing(Connection c) {
-            inProgress = () -> c.unwrap(PGConnection.class).cancelQuery();
-        }
-
-        Failures.Stop stopped() {
-            return stop.get();
-        }
-
-        /** Throws when the call has been stopped, so that no further statement starts. */
-        void check() throws SQLException {
-            if (stop.get() != Failures.Stop.NONE) {
-                throw new SQLException("the call was stopped", "57014");
-            }
-        }
-
-        void stop(Failures.Stop why) {
-            if (finished || !stop.compareAndSet(Failures.Stop.NONE, why)) {
-                return;
-            }
-            ServerCancel running = inProgress;
-            if (running != null) {
-                try {
-                    running.send(); // a CancelRequest to the server: the query stops there, not only here
-                } catch (SQLException | RuntimeException e) {
-                    // the abort below still ends the call
-                }
-            }
-            try {
-                timers.schedule(this::abort, ABORT_GRACE_MS, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                abort();
-            }
-        }
-
-        private void abort() {
-            Connection c = connection;
-            if (!finished && c != null) {
-                try {
-                    c.abort(Runnable::run);
-                } catch (SQLException | RuntimeException e) {
-                    // nothing more to do: the socket is gone or going
-                }
-            }
-        }
-
-        void finish() {
-            finished = true;
-        }
-    }
-
-    /** Sends the driver's cancel request for what a call is running on the server. */
-    @FunctionalInterface
-    private interface ServerCancel {
-        void send() throws SQLException;
-    }
 }

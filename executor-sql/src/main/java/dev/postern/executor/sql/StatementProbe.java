@@ -32,7 +32,7 @@ final class StatementProbe {
     }
 
     static StatementCheck check(SqlDatabase db, CredentialStore credentials) {
-        Optional<ExecutionFailure> refused = SqlActionExecutor.checkAddresses(db);
+        Optional<ExecutionFailure> refused = Dialing.checkAddresses(db);
         if (refused.isPresent()) {
             ExecutionFailure f = refused.get();
             // The operator's words: the detail names the host and the address the agent is not told.
@@ -54,7 +54,7 @@ final class StatementProbe {
 
         Connection conn;
         try {
-            conn = SqlActionExecutor.open(new Driver(), db, password, true);
+            conn = Dialing.open(new Driver(), db, password, true);
         } catch (SQLException e) {
             return new StatementCheck.NotConnected(step(e, db, mask), state(e), text(e, mask));
         } catch (RuntimeException e) {

@@ -7,7 +7,8 @@
  * {@code COMMIT}. Each read-only call is its own {@code BEGIN READ ONLY} block rather than an
  * autocommit session with {@code default_transaction_read_only} on, which a statement could turn off
  * (docs/sql-executor.md says why in full).
- * {@link dev.postern.executor.sql.SqlActionExecutor} is the only public class. Depends on policy and
+ * {@link dev.postern.executor.sql.SqlActionExecutor} is the only public class outside {@code internal}
+ * (which holds only what the driver instantiates by name). Depends on policy and
  * the PostgreSQL driver only.
  */
 package dev.postern.executor.sql;

@@ -1,5 +1,6 @@
 package dev.postern.executor.sql;
 
+import dev.postern.executor.sql.internal.DialRefusedException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package dev.postern.executor.sql;
 
+import dev.postern.executor.sql.internal.DialCheckingSockets;
+import dev.postern.executor.sql.internal.DialRefusedException;
 import dev.postern.fixtures.InMemoryCredentials;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -415,7 +417,7 @@ class SqlActionExecutorTest {
         int mark = db.logMark();
 
         SQLException e = assertThrows(SQLException.class,
-                () -> SqlActionExecutor.open(new org.postgresql.Driver(), rebound, dev.postern.policy.port.Secret.of(PASSWORD), false));
+                () -> Dialing.open(new org.postgresql.Driver(), rebound, dev.postern.policy.port.Secret.of(PASSWORD), false));
 
         ExecutionFailure f = Failures.of(e, Failures.Stop.NONE, rebound, new dev.postern.policy.port.SecretMask(List.of()));
         assertEquals(FailureCode.ADDRESS_REFUSED, f.code(), f.message());
@@ -427,19 +429,19 @@ class SqlActionExecutorTest {
 
     @Test
     void theDialCheckRefusesAnUnresolvedAddressAndLetsAnAllowedOneThrough() throws Exception {
-        SqlActionExecutor.DialCheckingSockets publicOnly = new SqlActionExecutor.DialCheckingSockets("public,tls,shop");
+        DialCheckingSockets publicOnly = new DialCheckingSockets("public,tls,shop");
         try (java.net.Socket s = publicOnly.createSocket()) {
             DialRefusedException refused = assertThrows(DialRefusedException.class,
                     () -> s.connect(java.net.InetSocketAddress.createUnresolved("db.example", 5432), 1000));
             assertTrue(refused.getMessage().contains("unresolved"), refused.getMessage());
             assertFalse(s.isConnected());
         }
-        SqlActionExecutor.DialCheckingSockets loopback = new SqlActionExecutor.DialCheckingSockets("private,loopback,shop");
+        DialCheckingSockets loopback = new DialCheckingSockets("private,loopback,shop");
         try (java.net.Socket s = loopback.createSocket()) {
             s.connect(new java.net.InetSocketAddress(db.pg.host(), db.pg.port()), 1000);
             assertTrue(s.isConnected(), "an allowed loopback address is dialed");
         }
-        assertThrows(IllegalArgumentException.class, () -> new SqlActionExecutor.DialCheckingSockets("anything"));
+        assertThrows(IllegalArgumentException.class, () -> new DialCheckingSockets("anything"));
     }
 
     @Test
