@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The SQL rules of DESIGN §4: a configured database, one of its configured statements, and exactly
@@ -51,20 +50,14 @@ final class SqlRules implements Rules<SqlQueryAction> {
                     + HttpRules.printable(request.statement()) + '"');
         }
         Map<String, ParamSpec> params = spec.get().params();
-        TreeSet<String> unknown = new TreeSet<>(request.args().keySet());
-        unknown.removeAll(params.keySet());
-        if (!unknown.isEmpty()) {
-            return new Deny("sql.args.unknown", "statement " + request.statement() + " takes no argument "
-                    + HttpRules.printable(unknown.toString()));
-        }
-        TreeSet<String> missing = new TreeSet<>(params.keySet());
-        missing.removeAll(request.args().keySet());
-        if (!missing.isEmpty()) {
-            return new Deny("sql.args.missing", "statement " + request.statement() + " needs argument " + missing);
+        ParamChecks checks = new ParamChecks("sql", "statement " + request.statement());
+        Optional<Deny> badNames = checks.names(params.keySet(), request.args().keySet());
+        if (badNames.isPresent()) {
+            return badNames.get();
         }
         Map<String, SqlArgument> typed = new TreeMap<>();
-        for (var e : new TreeMap<>(params).entrySet()) {
-            Object checked = check(e.getKey(), e.getValue(), request.args().get(e.getKey()));
+        for (var e : ParamChecks.inOrder(params).entrySet()) {
+            Object checked = check(checks, e.getKey(), e.getValue(), request.args().get(e.getKey()));
             if (checked instanceof Deny deny) {
                 return deny;
             }
@@ -117,20 +110,17 @@ final class SqlRules implements Rules<SqlQueryAction> {
     }
 
     /** The value to bind, typed as {@code spec} declares, or the denial. */
-    private static Object check(String name, ParamSpec spec, SqlArgument value) {
+    private static Object check(ParamChecks checks, String name, ParamSpec spec, SqlArgument value) {
         if (spec instanceof ParamSpec.IntegerParam p) {
             if (value instanceof SqlArgument.Decimal d && d.value().stripTrailingZeros().scale() <= 0
                     && (d.value().compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.value().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0)) {
                 // A whole number past 64 bits is out of any integer param's range, not of the wrong type.
-                return new Deny("sql.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
+                return checks.outOfRange(name, p);
             }
             if (!(value instanceof SqlArgument.Whole w)) {
-                return new Deny("sql.args.type", "argument " + name + " must be an integer");
+                return checks.type(name, "an integer");
             }
-            if (w.value() < p.minimum() || w.value() > p.maximum()) {
-                return new Deny("sql.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
-            }
-            return w;
+            return checks.whole(name, p, w.value()).map(Object.class::cast).orElse(w);
         }
         if (spec instanceof ParamSpec.NumberParam p) {
             BigDecimal number;
@@ -139,43 +129,25 @@ final class SqlRules implements Rules<SqlQueryAction> {
             } else if (value instanceof SqlArgument.Decimal d) {
                 number = d.value();
             } else {
-                return new Deny("sql.args.type", "argument " + name + " must be a number");
+                return checks.type(name, "a number");
             }
             if (number.precision() > MAX_DECIMAL_DIGITS || Math.abs((long) number.scale()) > MAX_DECIMAL_DIGITS) {
-                return new Deny("sql.args.range", "argument " + name + " has more than " + MAX_DECIMAL_DIGITS + " digits");
+                return checks.range(name, "has more than " + MAX_DECIMAL_DIGITS + " digits");
             }
             if (p.minimum().isPresent() && number.compareTo(p.minimum().get()) < 0
                     || p.maximum().isPresent() && number.compareTo(p.maximum().get()) > 0) {
-                return new Deny("sql.args.range", "argument " + name + " must be in "
-                        + p.minimum().map(BigDecimal::toPlainString).orElse("") + ".."
+                return checks.range(name, "must be in " + p.minimum().map(BigDecimal::toPlainString).orElse("") + ".."
                         + p.maximum().map(BigDecimal::toPlainString).orElse(""));
             }
             return new SqlArgument.Decimal(number);
         }
         if (spec instanceof ParamSpec.BooleanParam) {
-            if (!(value instanceof SqlArgument.Bool b)) {
-                return new Deny("sql.args.type", "argument " + name + " must be a boolean");
-            }
-            return b;
+            return value instanceof SqlArgument.Bool b ? b : checks.type(name, "a boolean");
         }
         ParamSpec.StringParam p = (ParamSpec.StringParam) spec;
         if (!(value instanceof SqlArgument.Text t)) {
-            return new Deny("sql.args.type", "argument " + name + " must be a string");
+            return checks.type(name, "a string");
         }
-        String s = t.value();
-        if (s.codePointCount(0, s.length()) > p.maxLength()) {
-            return new Deny("sql.args.length", "argument " + name + " is longer than " + p.maxLength());
-        }
-        if (s.indexOf('\0') >= 0) {
-            // PostgreSQL's text cannot hold NUL; refusing here is clearer than the server's encoding error.
-            return new Deny("sql.args.nul", "argument " + name + " must not contain NUL");
-        }
-        if (p.allowed().isPresent() && !p.allowed().get().contains(s)) {
-            return new Deny("sql.args.enum", "argument " + name + " must be one of " + p.allowed().get());
-        }
-        if (p.pattern().isPresent() && !p.pattern().get().matcher(s).matches()) {
-            return new Deny("sql.args.pattern", "argument " + name + " must match " + p.pattern().get().pattern());
-        }
-        return t;
+        return checks.text(name, p, t.value()).map(Object.class::cast).orElse(t);
     }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 
 /**
@@ -43,21 +42,15 @@ final class SshRules implements Rules<SshCommandAction> {
             return new Deny("ssh.command", "host " + request.host() + " has no command named \"" + HttpRules.printable(request.command()) + '"');
         }
         Map<String, ParamSpec> params = spec.get().params();
-        TreeSet<String> unknown = new TreeSet<>(request.args().keySet());
-        unknown.removeAll(params.keySet());
-        if (!unknown.isEmpty()) {
-            return new Deny("ssh.args.unknown", "command " + request.command() + " takes no argument "
-                    + HttpRules.printable(unknown.toString()));
+        ParamChecks checks = new ParamChecks("ssh", "command " + request.command());
+        Optional<Deny> badNames = checks.names(params.keySet(), request.args().keySet());
+        if (badNames.isPresent()) {
+            return badNames.get();
         }
-        TreeSet<String> missing = new TreeSet<>(params.keySet());
-        missing.removeAll(request.args().keySet());
-        if (!missing.isEmpty()) {
-            return new Deny("ssh.args.missing", "command " + request.command() + " needs argument " + missing);
-        }
-        for (var e : new java.util.TreeMap<>(params).entrySet()) {
-            Deny bad = check(e.getKey(), e.getValue(), request.args().get(e.getKey()));
-            if (bad != null) {
-                return bad;
+        for (var e : ParamChecks.inOrder(params).entrySet()) {
+            Optional<Deny> bad = check(checks, e.getKey(), e.getValue(), request.args().get(e.getKey()));
+            if (bad.isPresent()) {
+                return bad.get();
             }
         }
         List<String> argv = new ArrayList<>();
@@ -79,33 +72,12 @@ final class SshRules implements Rules<SshCommandAction> {
         return new Permit(new AuthorizedSshCommand(request, on, argv, rule));
     }
 
-    private static Deny check(String name, ParamSpec spec, SshArgument value) {
+    private static Optional<Deny> check(ParamChecks checks, String name, ParamSpec spec, SshArgument value) {
         if (spec instanceof ParamSpec.IntegerParam p) {
-            if (!(value instanceof SshArgument.Whole w)) {
-                return new Deny("ssh.args.type", "argument " + name + " must be an integer");
-            }
-            if (w.value() < p.minimum() || w.value() > p.maximum()) {
-                return new Deny("ssh.args.range", "argument " + name + " must be in " + p.minimum() + ".." + p.maximum());
-            }
-            return null;
+            return value instanceof SshArgument.Whole w ? checks.whole(name, p, w.value())
+                    : Optional.of(checks.type(name, "an integer"));
         }
         ParamSpec.StringParam p = (ParamSpec.StringParam) spec;
-        if (!(value instanceof SshArgument.Text t)) {
-            return new Deny("ssh.args.type", "argument " + name + " must be a string");
-        }
-        String s = t.value();
-        if (s.codePointCount(0, s.length()) > p.maxLength()) {
-            return new Deny("ssh.args.length", "argument " + name + " is longer than " + p.maxLength());
-        }
-        if (s.indexOf('\0') >= 0) {
-            return new Deny("ssh.args.nul", "argument " + name + " must not contain NUL");
-        }
-        if (p.allowed().isPresent() && !p.allowed().get().contains(s)) {
-            return new Deny("ssh.args.enum", "argument " + name + " must be one of " + p.allowed().get());
-        }
-        if (p.pattern().isPresent() && !p.pattern().get().matcher(s).matches()) {
-            return new Deny("ssh.args.pattern", "argument " + name + " must match " + p.pattern().get().pattern());
-        }
-        return null;
+        return value instanceof SshArgument.Text t ? checks.text(name, p, t.value()) : Optional.of(checks.type(name, "a string"));
     }
 }
