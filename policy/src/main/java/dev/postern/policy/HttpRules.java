@@ -1,5 +1,6 @@
 package dev.postern.policy;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.HeaderField;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
  * permits it. Rule ids are part of the public surface (README, "Rule ids").
  */
 final class HttpRules implements Rules<HttpRequestAction> {
+
     static final int MAX_URL_LENGTH = HttpRequestAction.MAX_URL_LENGTH;
 
     private static final Pattern PERCENT_SEPARATOR = Pattern.compile("%(2[eEfF]|5[cC])");
@@ -48,7 +50,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
     @Override
     public Decision decide(HttpRequestAction request) {
         if (!HttpSyntax.isMethod(request.method())) {
-            return new Deny("http.method", "method must be upper-case letters, got \"" + printable(request.method()) + '"');
+            return new Deny("http.method", "method must be upper-case letters, got \"" + Printable.shown(request.method()) + '"');
         }
         Canonical url;
         try {
@@ -117,7 +119,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
         }
         for (HeaderField h : request.headers()) {
             if (!target.headers().contains(h.name().toLowerCase(Locale.ROOT))) {
-                return new Deny("http.header", "target " + target.name() + " does not allow header " + printable(h.name()));
+                return new Deny("http.header", "target " + target.name() + " does not allow header " + Printable.shown(h.name()));
             }
         }
         return null;
@@ -134,21 +136,21 @@ final class HttpRules implements Rules<HttpRequestAction> {
     private static Deny checkHeader(HeaderField h) {
         String name = h.name();
         if (!HttpSyntax.isToken(name)) {
-            return new Deny("http.header.syntax", "header name must be an RFC 9110 token, got \"" + printable(name) + '"');
+            return new Deny("http.header.syntax", "header name must be an RFC 9110 token, got \"" + Printable.shown(name) + '"');
         }
         for (int i = 0; i < h.value().length(); i++) {
             char c = h.value().charAt(i);
             if ((c < 0x20 && c != '\t') || (c >= 0x7f && c < 0xa0)) {
-                return new Deny("http.header.syntax", "header " + printable(name) + " has a control character in its value");
+                return new Deny("http.header.syntax", "header " + Printable.shown(name) + " has a control character in its value");
             }
             if (c > 0xff) {
                 // HTTP/1.1 carries header values as bytes; HttpClient would send such a character as '?'.
-                return new Deny("http.header.syntax", "header " + printable(name)
+                return new Deny("http.header.syntax", "header " + Printable.shown(name)
                         + " has a character above U+00FF in its value; send it percent-encoded or in the body");
             }
         }
         if (ForbiddenHeaders.contains(name)) {
-            return new Deny("http.header.forbidden", "header " + printable(name) + " is set by Postern, never by the agent");
+            return new Deny("http.header.forbidden", "header " + Printable.shown(name) + " is set by Postern, never by the agent");
         }
         return null;
     }
@@ -275,19 +277,6 @@ final class HttpRules implements Rules<HttpRequestAction> {
 
     private static List<String> sorted(Set<String> s) {
         return s.stream().sorted().toList();
-    }
-
-    /** At most 64 code points of agent-supplied text, control characters escaped: safe to put in a reason. */
-    static String printable(String s) {
-        StringBuilder b = new StringBuilder();
-        s.codePoints().limit(64).forEach(c -> {
-            if (c < 0x20 || c == 0x7f) {
-                b.append(String.format("\\u%04x", c));
-            } else {
-                b.appendCodePoint(c);
-            }
-        });
-        return b.toString();
     }
 
     /** A URL as the rules see it. */

@@ -1,5 +1,6 @@
 package dev.postern.policy;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.model.ParamSpec;
 import java.util.Map;
@@ -31,7 +32,7 @@ final class ParamChecks {
         TreeSet<String> unknown = new TreeSet<>(given);
         unknown.removeAll(declared);
         if (!unknown.isEmpty()) {
-            return Optional.of(deny("unknown", operation + " takes no argument " + HttpRules.printable(unknown.toString())));
+            return Optional.of(deny("unknown", operation + " takes no argument " + Printable.shown(unknown.toString())));
         }
         TreeSet<String> missing = new TreeSet<>(declared);
         missing.removeAll(given);

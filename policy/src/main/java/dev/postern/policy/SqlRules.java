@@ -1,5 +1,6 @@
 package dev.postern.policy;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.SqlArgument;
@@ -42,12 +43,12 @@ final class SqlRules implements Rules<SqlQueryAction> {
         Optional<SqlDatabase> database = policy.allowances(SqlDatabase.class).stream()
                 .filter(d -> d.name().equals(request.database())).findFirst();
         if (database.isEmpty()) {
-            return new Deny("sql.database", "no database named \"" + HttpRules.printable(request.database()) + "\" is configured");
+            return new Deny("sql.database", "no database named \"" + Printable.shown(request.database()) + "\" is configured");
         }
         Optional<SqlStatementSpec> spec = database.get().statement(request.statement());
         if (spec.isEmpty()) {
             return new Deny("sql.statement", "database " + request.database() + " has no statement named \""
-                    + HttpRules.printable(request.statement()) + '"');
+                    + Printable.shown(request.statement()) + '"');
         }
         Map<String, ParamSpec> params = spec.get().params();
         ParamChecks checks = new ParamChecks("sql", "statement " + request.statement());

@@ -1,5 +1,6 @@
 package dev.postern.policy;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.SshArgument;
@@ -35,11 +36,11 @@ final class SshRules implements Rules<SshCommandAction> {
     public Decision decide(SshCommandAction request) {
         Optional<SshHost> host = policy.sshHost(request.host());
         if (host.isEmpty()) {
-            return new Deny("ssh.host", "no host named \"" + HttpRules.printable(request.host()) + "\" is configured");
+            return new Deny("ssh.host", "no host named \"" + Printable.shown(request.host()) + "\" is configured");
         }
         Optional<SshCommandSpec> spec = host.get().command(request.command());
         if (spec.isEmpty()) {
-            return new Deny("ssh.command", "host " + request.host() + " has no command named \"" + HttpRules.printable(request.command()) + '"');
+            return new Deny("ssh.command", "host " + request.host() + " has no command named \"" + Printable.shown(request.command()) + '"');
         }
         Map<String, ParamSpec> params = spec.get().params();
         ParamChecks checks = new ParamChecks("ssh", "command " + request.command());

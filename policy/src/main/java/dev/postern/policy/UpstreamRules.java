@@ -1,5 +1,6 @@
 package dev.postern.policy;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
 import dev.postern.policy.action.UpstreamCallAction;
@@ -36,11 +37,11 @@ final class UpstreamRules implements Rules<UpstreamCallAction> {
         Optional<UpstreamServer> server = policy.allowances(UpstreamServer.class).stream()
                 .filter(s -> s.name().equals(request.server())).findFirst();
         if (server.isEmpty()) {
-            return new Deny("mcp.server", "no upstream MCP server named \"" + HttpRules.printable(request.server()) + "\" is configured");
+            return new Deny("mcp.server", "no upstream MCP server named \"" + Printable.shown(request.server()) + "\" is configured");
         }
         Optional<UpstreamTool> tool = server.get().tool(request.tool());
         if (tool.isEmpty()) {
-            return new Deny("mcp.tool", "tool \"" + HttpRules.printable(request.tool()) + "\" of " + request.server()
+            return new Deny("mcp.tool", "tool \"" + Printable.shown(request.tool()) + "\" of " + request.server()
                     + " is not on the operator's allowlist");
         }
         if (request.live().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.postern.executor.mcp;
 
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.port.SecretMask;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -76,11 +77,6 @@ final class StderrPump implements Runnable {
 
     /** The text with control characters (a CR, an escape sequence's ESC) as {@code ?}, so a line cannot rewrite the terminal. */
     static String printable(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            out.append(c < 0x20 && c != '\t' || c == 0x7f || (c >= 0x80 && c < 0xa0) ? '?' : c);
-        }
-        return out.toString();
+        return Printable.replaced(text);
     }
 }

@@ -96,7 +96,7 @@ public record HttpTarget(
             if (!isPlainPath(p)) {
                 throw new IllegalArgumentException("target " + name + ": pathPrefixes: each must be a plain absolute path"
                         + " (no empty, . or .. segments; no %, \\, ?, #, ;, spaces or control characters), got \""
-                        + printable(p) + '"');
+                        + Printable.escaped(p) + '"');
             }
         }
         headers = Objects.requireNonNull(headers, "headers").stream()
@@ -125,7 +125,7 @@ public record HttpTarget(
         for (String m : confirm) {
             if (!methods.contains(m)) {
                 throw new IllegalArgumentException("target " + name + ": confirm: each must be one of the target's methods "
-                        + methods.stream().sorted().toList() + ", got \"" + printable(m) + '"');
+                        + methods.stream().sorted().toList() + ", got \"" + Printable.escaped(m) + '"');
             }
         }
     }
@@ -153,16 +153,6 @@ public record HttpTarget(
             }
         }
         return true;
-    }
-
-    /** The value with control characters shown as escapes, so an error message stays on one line. */
-    private static String printable(String s) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            b.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-        }
-        return b.toString();
     }
 
     @Override
