@@ -93,7 +93,7 @@ final class SqlRules implements Rules<SqlQueryAction> {
             t.value().codePoints().forEach(c -> {
                 if (c == '"' || c == '\\') {
                     b.append('\\').appendCodePoint(c);
-                } else if (c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 || c == 0x2028 || c == 0x2029) {
+                } else if (Printable.deceives(c)) {
                     b.append(String.format("\\u%04x", c));
                 } else {
                     b.appendCodePoint(c);

@@ -85,7 +85,7 @@ class SqlRulesBoundariesTest {
 
     @Test
     void theHumanSeesTextQuotedWithControlCharactersEscapedNumbersExactAndBooleansAsWords() {
-        String text = "a\u001f \u007f\u0080\u009f\u00a0\"\\\u2028\u2029~";
+        String text = "a\u001f \u007f\u0080\u009f\u00a0\"\\\u2028\u2029\u202e~";
         Decision d = ENGINE.decide(new SqlQueryAction("shop", "note", Map.of(
                 "t", new Text(text), "n", decimal("1.50"), "b", new Bool(false))));
         ShownAction shown = assertInstanceOf(Decision.ApprovalRequired.class, d).pending().shown();
@@ -95,7 +95,7 @@ class SqlRulesBoundariesTest {
                         new ShownAction.Field("sql", "INSERT INTO notes VALUES (:t, :n, :b)"),
                         new ShownAction.Field("value b", "false"),
                         new ShownAction.Field("value n", "1.50"),
-                        new ShownAction.Field("value t", "\"a\\u001f \\u007f\\u0080\\u009f\u00a0\\\"\\\\\\u2028\\u2029~\"")),
+                        new ShownAction.Field("value t", "\"a\\u001f \\u007f\\u0080\\u009f\u00a0\\\"\\\\\\u2028\\u2029\\u202e~\"")),
                 shown.fields());
     }
 }

@@ -9,6 +9,7 @@ import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.json.JsonValue;
 import dev.postern.policy.json.Pins;
 import dev.postern.policy.model.LiveTools;
+import dev.postern.policy.model.Printable;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.model.UpstreamTool;
 import java.io.PrintStream;
@@ -127,17 +128,8 @@ final class UpstreamPinCommand implements Command {
         return Optional.empty();
     }
 
-    /** The first line, with control characters shown escaped so a hostile description cannot move the terminal. */
-    private static String oneLine(String text) {
-        String first = text.lines().findFirst().orElse("");
-        StringBuilder b = new StringBuilder();
-        first.codePoints().limit(200).forEach(c -> {
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-                b.append(String.format("\\u%04x", c));
-            } else {
-                b.appendCodePoint(c);
-            }
-        });
-        return b.toString();
+    /** The first line, at most 200 code points, escaped (Printable) so a hostile description can neither move the terminal nor reorder what it shows. */
+    static String oneLine(String text) {
+        return Printable.escaped(text.lines().findFirst().orElse(""), 200);
     }
 }

@@ -17,7 +17,17 @@ public final class Printable {
         return escaped(s, SHOWN_CODE_POINTS);
     }
 
-    /** {@code s} with every ISO control character (C0, DEL and C1) as a {@code \\uXXXX} escape. */
+    /**
+     * Whether {@code c} could make text pose as other text where a person reads it: an ISO control
+     * character (C0, DEL, C1: a CR, an escape sequence), a line or paragraph separator, or a
+     * bidirectional mark, embedding, override or isolate (which reorder what is shown).
+     */
+    public static boolean deceives(int c) {
+        return Character.isISOControl(c) || c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f || c == 0x061c
+                || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+    }
+
+    /** {@code s} with every character that {@link #deceives} as a {@code \\uXXXX} escape. */
     public static String escaped(String s) {
         return escaped(s, Integer.MAX_VALUE);
     }
@@ -26,7 +36,7 @@ public final class Printable {
     public static String escaped(String s, int limit) {
         StringBuilder b = new StringBuilder();
         s.codePoints().limit(limit).forEach(c -> {
-            if (Character.isISOControl(c)) {
+            if (deceives(c)) {
                 b.append(String.format("\\u%04x", c));
             } else {
                 b.appendCodePoint(c);
@@ -36,14 +46,14 @@ public final class Printable {
     }
 
     /**
-     * {@code s} with each control character but TAB as {@code ?}, its length kept: for a line shown
+     * {@code s} with each character that {@link #deceives} but TAB as {@code ?}, its length kept: for a line shown
      * as it came (an upstream server's stderr), where a CR or an escape sequence could rewrite the terminal.
      */
     public static String replaced(String s) {
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            out.append(c != '\t' && Character.isISOControl(c) ? '?' : c);
+            out.append(c != '\t' && deceives(c) ? '?' : c);
         }
         return out.toString();
     }

@@ -14,6 +14,13 @@ class PrintableTest {
     }
 
     @Test
+    void separatorsAndBidirectionalControlsAreEscapedAtTheirExactEdgesSoNothingIsReordered() {
+        assertEquals("\\u2028\\u2029\\u202a\\u202e\\u2066\\u2069\\u200e\\u200f\\u061c\u2027\u202f\u2065\u206a\u200d",
+                Printable.escaped("\u2028\u2029\u202a\u202e\u2066\u2069\u200e\u200f\u061c\u2027\u202f\u2065\u206a\u200d"));
+        assertEquals("evil?txt.exe", Printable.replaced("evil\u202etxt.exe"));
+    }
+
+    @Test
     void aReasonShowsAtMost64CodePointsCountingASurrogatePairAsOne() {
         String emoji = "\uD83D\uDE00";
         String shown = Printable.shown(emoji.repeat(70));
