@@ -104,7 +104,7 @@ final class HttpRules implements Rules<HttpRequestAction> {
             fields.add(new ShownAction.Field("header " + h.name(), h.value()));
         }
         request.body().ifPresent(b -> fields.add(new ShownAction.Field("body", b)));
-        return new ShownAction("http_request", fields);
+        return new ShownAction(HttpRequestAction.TOOL, fields);
     }
 
     private static Deny match(HttpTarget target, HttpRequestAction request, Canonical url) {

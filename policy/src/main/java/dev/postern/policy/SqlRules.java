@@ -80,7 +80,7 @@ final class SqlRules implements Rules<SqlQueryAction> {
             typed.forEach((name, value) -> fields.add(new ShownAction.Field("value " + name, shown(value))));
             return new Decision.ApprovalRequired(new PendingApproval(request, rule,
                     "statement " + statement.name() + " on " + on.name() + " needs a human's approval",
-                    new ShownAction("sql_query", fields),
+                    new ShownAction(SqlQueryAction.TOOL, fields),
                     () -> new AuthorizedSqlStatement(request, on, statement, text.jdbcSql(), bound, rule)));
         }
         return new Permit(new AuthorizedSqlStatement(request, on, statement, text.jdbcSql(), bound, rule));

@@ -62,7 +62,7 @@ final class SshRules implements Rules<SshCommandAction> {
         String rule = "ssh.command:" + host.get().name() + "." + spec.get().name();
         SshHost on = host.get();
         if (spec.get().confirm()) {
-            ShownAction shown = new ShownAction("ssh_exec", List.of(
+            ShownAction shown = new ShownAction(SshCommandAction.TOOL, List.of(
                     new ShownAction.Field("host", on.name()),
                     new ShownAction.Field("command", spec.get().name()),
                     new ShownAction.Field("command line", ShellQuoting.commandLine(argv))));

@@ -14,6 +14,9 @@ public record HttpRequestAction(
         List<QueryParameter> query,
         List<HeaderField> headers,
         Optional<String> body) implements Action {
+    /** The generic tool that asks for this action; its name is the kernel's, the protocol's kind repeats none. */
+    public static final String TOOL = "http_request";
+
 
     /** The longest URL Postern accepts, in characters: the tool schema's bound and the policy's check. */
     public static final int MAX_URL_LENGTH = 8192;

@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 
 /** {@code http_request}: one HTTP request to a configured target, presented once for every surface. Stateless. */
 public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, AuthorizedHttpRequest, HttpResponseOutcome> {
-    public static final String TOOL = "http_request";
+    public static final String TOOL = HttpRequestAction.TOOL;
     /**
      * The largest body that always comes back whole, whatever its bytes, beside up to 100 KiB of
      * rendered headers: as base64 it renders 8,000,000 bytes in the result's two copies, within the

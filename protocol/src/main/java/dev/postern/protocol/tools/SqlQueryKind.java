@@ -39,7 +39,7 @@ import java.util.TreeSet;
  * exactly go out as strings. Stateless.
  */
 public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, AuthorizedSqlStatement, SqlRowsOutcome> {
-    public static final String TOOL = "sql_query";
+    public static final String TOOL = SqlQueryAction.TOOL;
     /** The longest string argument the schema lets through; a param's own maxLength is checked by the policy. */
     static final int MAX_ARGUMENT = 65536;
     /** Integers from -2^53 to 2^53 survive any JSON reader's double; beyond, a whole number goes out as a string. */

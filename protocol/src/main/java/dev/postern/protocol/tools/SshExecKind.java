@@ -30,7 +30,7 @@ import java.util.TreeSet;
 
 /** {@code ssh_exec}: one configured command on one configured host, presented once for every surface. Stateless. */
 public final class SshExecKind implements StaticToolKind<SshCommandAction, AuthorizedSshCommand, SshExitOutcome> {
-    public static final String TOOL = "ssh_exec";
+    public static final String TOOL = SshCommandAction.TOOL;
     /**
      * The largest stdout and stderr that always come back whole, whatever their bytes: as base64 the
      * two render 8,000,000 bytes in the result's two copies, within the gateway's cap of
