@@ -166,6 +166,12 @@ class TypedToolsSessionTest {
             assertEquals(withoutPlaceAndTool(decisions.get(5)), withoutPlaceAndTool(decisions.get(4)),
                     "the same denial row but for its tool");
             assertFalse(Files.readString(dir.resolve("journal/decisions.jsonl")).contains("x-marker"), "never an argument's value");
+            CliRun show = CliRun.of("audit", "show", dir.resolve("journal").toString(), "--tool", "loopback__read");
+            assertEquals(ExitStatus.OK, show.exit, show.toString());
+            List<String> shown = show.out().lines().skip(1).toList(); // the header, then one line per event
+            assertEquals(6, shown.size(), "audit show finds the typed call and its five refusals by the tool's name, and no"
+                    + " generic call:\n" + show.out());
+            assertTrue(shown.stream().allMatch(l -> l.contains("loopback__r")), show.out()); // the column cuts long names
 
             String meta = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
                     + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
