@@ -76,10 +76,17 @@ public final class ToolCallService {
 
         /** A call whose client cannot be asked: a confirm rule ends it approval.unsupported. */
         static Asking nobody() {
-            return new Asking("unnamed", new ApprovalRoute.Unable("no human can be asked on this connection"),
-                    (params, timeout, cancellation) -> new Approvals.Asked.Unavailable("no human can be asked"));
+            return NOBODY;
+        }
+
+        /** The tool the journal's rows name: the one the client called, none for a call that came by no tool ({@link #nobody}). */
+        Optional<String> journaled() {
+            return this == NOBODY ? Optional.empty() : Optional.of(tool);
         }
     }
+
+    private static final Asking NOBODY = new Asking("unnamed", new ApprovalRoute.Unable("no human can be asked on this connection"),
+            (params, timeout, cancellation) -> new Approvals.Asked.Unavailable("no human can be asked"));
 
     private record Effects(RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher, PrintStream diagnostics,
                            Approvals approvals) {
@@ -169,18 +176,19 @@ public final class ToolCallService {
         }
         if (decision instanceof Decision.Deny deny) {
             span.rejected(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()));
-            e.journal().rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256, Optional.of(action)));
+            e.journal().rejected(named(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of(deny.rule()), frameSha256,
+                    Optional.of(action)), asking));
             return answers.denied(deny);
         }
         AuthorizedAction permit = ((Decision.Permit) decision).permit();
         Optional<RateLimits.Refusal> limited = e.rateLimits().admit(permit);
         if (limited.isPresent()) {
             span.rejected(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()));
-            e.journal().rejected(new Rejection(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()), frameSha256,
-                    Optional.of(action)));
+            e.journal().rejected(named(new Rejection(Stage.POLICY, limited.get().reason(), Optional.of(limited.get().rule()), frameSha256,
+                    Optional.of(action)), asking));
             return answers.executed(limited.get().answer());
         }
-        Ran ran = execute(e, permit, frameSha256, cancellation, span);
+        Ran ran = execute(e, permit, frameSha256, asking.journaled(), cancellation, span);
         R answer = answers.executed(ran.outcome());
         if (ran.fatal() != null) {
             answers.fatal(ran.fatal());
@@ -204,10 +212,16 @@ public final class ToolCallService {
     private record Ran(Outcome outcome, VirtualMachineError fatal) {
     }
 
-    private static Ran execute(Effects e, AuthorizedAction permit, String frameSha256, Cancellation cancellation, Telemetry.Span span) {
+    /** A denial's row names the tool the call came by, as its intent row would have. */
+    private static Rejection named(Rejection rejection, Asking asking) {
+        return asking.journaled().map(tool -> rejection.ofTool(tool, Optional.empty())).orElse(rejection);
+    }
+
+    private static Ran execute(Effects e, AuthorizedAction permit, String frameSha256, Optional<String> tool, Cancellation cancellation,
+            Telemetry.Span span) {
         long intent;
         try {
-            intent = e.journal().intent(permit, frameSha256);
+            intent = e.journal().intent(permit, frameSha256, tool);
         } catch (JournalUnavailableException ex) {
             e.diagnostics().println("postern: " + ex.getMessage());
             span.executed(Optional.of(FailureCode.JOURNAL_UNAVAILABLE.name()));

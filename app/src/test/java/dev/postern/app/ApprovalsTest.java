@@ -222,7 +222,7 @@ class ApprovalsTest {
         }
 
         @Override
-        public long intent(AuthorizedAction permit, String frameSha256) {
+        public long intent(AuthorizedAction permit, String frameSha256, java.util.Optional<String> tool) {
             throw new AssertionError("nothing runs here");
         }
 

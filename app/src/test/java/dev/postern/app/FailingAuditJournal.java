@@ -35,7 +35,7 @@ final class FailingAuditJournal implements AuditJournal {
     }
 
     @Override
-    public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
+    public long intent(AuthorizedAction permit, String frameSha256, java.util.Optional<String> tool) throws JournalUnavailableException {
         intents.add(permit);
         throw new JournalUnavailableException("injected: the disk is full", null);
     }

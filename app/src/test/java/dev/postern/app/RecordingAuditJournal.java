@@ -47,7 +47,7 @@ final class RecordingAuditJournal implements AuditJournal {
     }
 
     @Override
-    public long intent(AuthorizedAction permit, String frameSha256) {
+    public long intent(AuthorizedAction permit, String frameSha256, java.util.Optional<String> tool) {
         long n = seq.incrementAndGet();
         intents.add(new Intent(n, permit, frameSha256));
         return n;

@@ -20,6 +20,7 @@ import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.model.TypedTool;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
 import dev.postern.policy.model.SshHost;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/tools.json is the tool reference the README points to: exactly what {@code tools/list}
  * answers, with every kind registered in {@link Gateway#KINDS}, for the example policy below (give it
- * an allowance of each kind). This test fails when the two drift; run it with
+ * an allowance of each kind, and one typed tool). This test fails when the two drift; run it with
  * {@code -Dpostern.writeToolReference=true} to rewrite the file after an intended change.
  */
 class ToolReferenceTest {
@@ -54,7 +55,8 @@ class ToolReferenceTest {
         SqlDatabase shop = new SqlDatabase("shop", "db.internal", 5432, "shop", "agent_ro", new CredentialRef("shop-db-password"),
                 SqlDatabase.Tls.verifyFull(), false, Duration.ofSeconds(5), 500, 1_048_576,
                 List.of(new SqlStatementSpec("order-by-id", "SELECT id, status, total FROM orders WHERE id = :id",
-                        Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)))));
+                        Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)), true, false,
+                        Optional.of(new TypedTool("shop__order_by_id")))));
         return Policy.of(List.of(github), List.of(web), List.of(shop), List.of(EXAMPLE_UPSTREAM));
     }
 

@@ -37,6 +37,11 @@ final class PackagedGateway implements AutoCloseable {
 
     private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams)
             throws IOException {
+        this(http, dir, recordRequests, upstreams, Optional.empty());
+    }
+
+    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams,
+            Optional<String> typedTool) throws IOException {
         this.http = http;
         this.dir = dir;
         this.exitStatus = dir.resolve("exit-status");
@@ -48,9 +53,9 @@ final class PackagedGateway implements AutoCloseable {
                   "journal": { "directory": "journal" },
                   "http": { "targets": [
                     { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"], "confirm": ["POST"],
-                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000 } ] }%s
+                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000%s } ] }%s
                 }
-                """.formatted(http.baseUri(), upstreams.isEmpty() ? ""
+                """.formatted(http.baseUri(), typedTool.map(t -> ", \"tool\": \"" + t + "\"").orElse(""), upstreams.isEmpty() ? ""
                         : ",\n  \"mcp\": " + new ObjectMapper().writeValueAsString(upstreams.get().mcpSection())),
                 StandardCharsets.UTF_8);
         serverCommand = dir.resolve("server.sh");
@@ -81,6 +86,11 @@ final class PackagedGateway implements AutoCloseable {
      */
     static PackagedGateway startWithUpstreams(Path dir, PinnedUpstreams upstreams) throws IOException {
         return new PackagedGateway(service(), dir, true, Optional.of(upstreams));
+    }
+
+    /** As {@link #start}, the target also offered as a typed tool of its own named {@code tool}. */
+    static PackagedGateway startWithTypedTool(Path dir, String tool) throws IOException {
+        return new PackagedGateway(service(), dir, false, Optional.empty(), Optional.of(tool));
     }
 
     private static FakeHttpService service() {

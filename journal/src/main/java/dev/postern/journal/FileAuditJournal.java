@@ -226,7 +226,7 @@ public final class FileAuditJournal implements AuditJournal {
             row.putNull("rule");
         }
         rejection.action().ifPresent(action -> rows.denial(action, row, redactArguments));
-        // A call refused before it was bound: the tool the client named and the pointer that failed, never a value.
+        // The tool the client named (and for a call refused before it was bound, the pointer that failed), never a value.
         rejection.tool().ifPresent(tool -> row.put("tool", tool));
         rejection.pointer().ifPresent(pointer -> row.put("pointer", pointer));
         row.put("frame", rejection.frameSha256());
@@ -273,10 +273,12 @@ public final class FileAuditJournal implements AuditJournal {
     }
 
     @Override
-    public long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
+    public long intent(AuthorizedAction permit, String frameSha256, Optional<String> tool) throws JournalUnavailableException {
         ObjectNode row = row("intent");
         row.put("rule", permit.rule());
         rows.intent(permit, row, redactArguments);
+        // The tool the client called it by: the kind's own, or a typed tool standing for one of its operations.
+        tool.ifPresent(name -> row.put("tool", name));
         row.put("frame", frameSha256);
         try {
             return actions.append(masked(row), true);

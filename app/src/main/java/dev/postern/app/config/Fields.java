@@ -3,13 +3,14 @@ package dev.postern.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.RateLimit;
+import dev.postern.policy.model.TypedTool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** Readers for fields several kinds' sections share: string lists, a rate limit, a string param. Stateless. */
+/** Readers for fields several kinds' sections share: string lists, a rate limit, a string param, a typed tool's name. Stateless. */
 final class Fields {
     private Fields() {
     }
@@ -38,5 +39,18 @@ final class Fields {
         }
         Optional<List<String>> allowed = p.has("enum") ? Optional.of(strings(p.get("enum"))) : Optional.empty();
         return new ParamSpec.StringParam(pattern, allowed, p.path("maxLength").asInt(ConfigDefaults.STRING_PARAM_MAX_LENGTH));
+    }
+
+    /** An operation's {@code tool} (at {@code at}{@code /tool}), if it asks to be offered as a tool of its own. */
+    static Optional<TypedTool> typedTool(KindSection.Reading reading, String at, JsonNode operation) throws ConfigException {
+        JsonNode tool = operation.get("tool");
+        if (tool == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new TypedTool(tool.textValue()));
+        } catch (IllegalArgumentException e) {
+            throw reading.error(at + "/tool", e.getMessage());
+        }
     }
 }

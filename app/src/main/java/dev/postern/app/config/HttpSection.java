@@ -5,6 +5,7 @@ import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ForbiddenHeaders;
 import dev.postern.policy.model.HttpAuth;
 import dev.postern.policy.model.HttpTarget;
+import dev.postern.policy.model.TypedTool;
 import dev.postern.policy.model.Origin;
 import dev.postern.policy.model.TrustStore;
 import java.nio.file.Files;
@@ -85,6 +86,7 @@ public final class HttpSection implements KindSection<HttpTarget> {
         }
         HttpTarget.OversizeResponse onOversize = HttpTarget.OversizeResponse.valueOf(
                 t.path("onOversizeResponse").asText(ConfigDefaults.HTTP_ON_OVERSIZE_RESPONSE).toUpperCase(Locale.ROOT));
+        Optional<TypedTool> tool = Fields.typedTool(reading, at, t);
         try {
             return new HttpTarget(
                     t.get("name").textValue(),
@@ -99,7 +101,8 @@ public final class HttpSection implements KindSection<HttpTarget> {
                     trustStore,
                     onOversize,
                     new LinkedHashSet<>(confirm),
-                    Fields.rateLimit(t));
+                    Fields.rateLimit(t),
+                    tool);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

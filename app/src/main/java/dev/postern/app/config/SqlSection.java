@@ -5,6 +5,7 @@ import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.model.SqlStatementSpec;
+import dev.postern.policy.model.TypedTool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,10 +108,11 @@ public final class SqlSection implements KindSection<SqlDatabase> {
                 throw reading.error(pat, ex.getMessage());
             }
         }
+        Optional<TypedTool> tool = Fields.typedTool(reading, at, s);
         try {
             return new SqlStatementSpec(s.get("name").textValue(), s.get("sql").textValue(), params,
                     s.path("readOnly").asBoolean(ConfigDefaults.SQL_READ_ONLY),
-                    s.path("confirm").asBoolean(ConfigDefaults.SQL_STATEMENT_CONFIRM));
+                    s.path("confirm").asBoolean(ConfigDefaults.SQL_STATEMENT_CONFIRM), tool);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

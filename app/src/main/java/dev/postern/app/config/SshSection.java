@@ -5,6 +5,7 @@ import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SshAuth;
 import dev.postern.policy.model.SshCommandSpec;
+import dev.postern.policy.model.TypedTool;
 import dev.postern.policy.model.SshHost;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,9 +161,10 @@ public final class SshSection implements KindSection<SshHost> {
                 throw reading.error(pat, ex.getMessage());
             }
         }
+        Optional<TypedTool> tool = Fields.typedTool(reading, at, c);
         try {
             return new SshCommandSpec(c.get("name").textValue(), Fields.strings(c.get("argv")), params,
-                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM));
+                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM), tool);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

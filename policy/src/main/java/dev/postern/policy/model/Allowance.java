@@ -1,6 +1,7 @@
 package dev.postern.policy.model;
 
 import dev.postern.policy.RegistrationPoint;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -20,4 +21,10 @@ public sealed interface Allowance permits HttpTarget, SshHost, SqlDatabase, Upst
 
     /** How many calls it takes per period, if the operator limited it (applied outside the kernel). */
     Optional<RateLimit> rateLimit();
+
+    /**
+     * The tools it offers under names of their own, beside its kind's generic tool: its operations'
+     * {@link TypedTool}s, an upstream server's {@code server__tool}s. {@link Policy} refuses a name offered twice.
+     */
+    List<ToolClaim> toolClaims();
 }

@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
  * it allows, how the executor authenticates, which authorities it trusts (the JVM's, or only those
  * of its own trust store), the limits the executor enforces, including what happens to a
  * response body over the cap, and the methods ({@code confirm}, a subset of {@code methods}) whose
- * calls also need a human's approval of the exact request, and how many calls it takes per period
- * (applied outside the kernel). Immutable.
+ * calls also need a human's approval of the exact request, how many calls it takes per period
+ * (applied outside the kernel), and the name it is also offered under as a tool of its own, if the
+ * operator asked. Immutable.
  */
 public record HttpTarget(
         String name,
@@ -29,7 +30,8 @@ public record HttpTarget(
         Optional<TrustStore> trustStore,
         OversizeResponse onOversizeResponse,
         Set<String> confirm,
-        Optional<RateLimit> rateLimit) implements Allowance {
+        Optional<RateLimit> rateLimit,
+        Optional<TypedTool> tool) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -70,13 +72,29 @@ public record HttpTarget(
                 trustStore, onOversizeResponse, Set.of(), rateLimit);
     }
 
+    /** A target offered only through the generic {@code http_request} tool. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse, Set<String> confirm,
+                      Optional<RateLimit> rateLimit) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                trustStore, onOversizeResponse, confirm, rateLimit, Optional.empty());
+    }
+
     /** This target with {@code confirm} as the methods that need a human's approval. */
     public HttpTarget withConfirm(Set<String> confirm) {
         return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
-                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit);
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, tool);
+    }
+
+    /** This target also offered as a tool of its own named {@code tool}. */
+    public HttpTarget withTool(TypedTool tool) {
+        return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, Optional.of(tool));
     }
 
     public HttpTarget {
+        Objects.requireNonNull(tool, "tool");
         Names.require("target name", name);
         Objects.requireNonNull(origin, "origin");
         methods = Set.copyOf(Objects.requireNonNull(methods, "methods"));
@@ -158,5 +176,10 @@ public record HttpTarget(
     @Override
     public String noun() {
         return "http target";
+    }
+
+    @Override
+    public List<ToolClaim> toolClaims() {
+        return tool.map(t -> List.of(new ToolClaim(t.name(), noun() + " " + name))).orElse(List.of());
     }
 }

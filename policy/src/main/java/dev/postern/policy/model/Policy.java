@@ -1,14 +1,17 @@
 package dev.postern.policy.model;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Everything an operator allows: allowances of every kind (HTTP targets, SSH hosts, SQL databases,
- * upstream MCP servers), names unique within each kind. What is not here is denied; an empty policy denies everything. A new kind of
+ * upstream MCP servers), names unique within each kind, and every tool name an allowance offers of its own
+ * ({@link Allowance#toolClaims()}) offered once in the whole policy. What is not here is denied; an empty policy denies everything. A new kind of
  * effect adds no component here: its allowances are one more {@link Allowance} in the list.
  */
 public record Policy(List<Allowance> allowances) {
@@ -19,6 +22,16 @@ public record Policy(List<Allowance> allowances) {
         for (Allowance a : allowances) {
             if (!seen.add(List.of(a.getClass(), a.name()))) {
                 throw new IllegalArgumentException(a.noun() + " \"" + a.name() + "\" is defined twice");
+            }
+        }
+        Map<String, ToolClaim> tools = new HashMap<>();
+        for (Allowance a : allowances) {
+            for (ToolClaim claim : a.toolClaims()) {
+                ToolClaim first = tools.putIfAbsent(claim.tool(), claim);
+                if (first != null) {
+                    throw new IllegalArgumentException("tool " + claim.tool() + " is offered twice: by " + first.by() + " and by "
+                            + claim.by() + "; each tool name must be unique");
+                }
             }
         }
     }

@@ -129,6 +129,12 @@ public record SqlDatabase(
         return "sql database";
     }
 
+    @Override
+    public List<ToolClaim> toolClaims() {
+        return statements.stream().flatMap(s -> s.tool().stream()
+                .map(t -> new ToolClaim(t.name(), noun() + " " + name + ", statement " + s.name()))).toList();
+    }
+
     public Optional<SqlStatementSpec> statement(String statementName) {
         return statements.stream().filter(s -> s.name().equals(statementName)).findFirst();
     }

@@ -3,17 +3,26 @@ package dev.postern.policy.model;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * A statement an operator allows on a database: a name, exactly one SQL statement with
  * {@code :name} placeholders, the spec of every param, whether it only reads (run in a read-only
- * transaction; the default) and whether a call needs a human's approval. Every placeholder names a
+ * transaction; the default), whether a call needs a human's approval, and the name it is also offered
+ * under as a tool of its own, if the operator asked. Every placeholder names a
  * declared param and every declared param is used, so a spec cannot silently ignore an argument.
  */
-public record SqlStatementSpec(String name, String sql, Map<String, ParamSpec> params, boolean readOnly, boolean confirm) {
+public record SqlStatementSpec(String name, String sql, Map<String, ParamSpec> params, boolean readOnly, boolean confirm,
+                               Optional<TypedTool> tool) {
+
+    /** A statement offered only through the generic {@code sql_query} tool. */
+    public SqlStatementSpec(String name, String sql, Map<String, ParamSpec> params, boolean readOnly, boolean confirm) {
+        this(name, sql, params, readOnly, confirm, Optional.empty());
+    }
 
     public SqlStatementSpec {
+        Objects.requireNonNull(tool, "tool");
         Names.require("statement name", name);
         Objects.requireNonNull(sql, "sql");
         params = Map.copyOf(Objects.requireNonNull(params, "params"));

@@ -85,4 +85,10 @@ public record SshHost(
     public String noun() {
         return "ssh host";
     }
+
+    @Override
+    public List<ToolClaim> toolClaims() {
+        return commands.stream().flatMap(c -> c.tool().stream()
+                .map(t -> new ToolClaim(t.name(), noun() + " " + name + ", command " + c.name()))).toList();
+    }
 }

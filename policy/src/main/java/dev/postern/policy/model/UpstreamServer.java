@@ -113,6 +113,11 @@ public record UpstreamServer(
         return "upstream MCP server";
     }
 
+    @Override
+    public List<ToolClaim> toolClaims() {
+        return tools.stream().map(t -> new ToolClaim(exposedName(name, t.name()), noun() + " " + name + ", tool " + t.name())).toList();
+    }
+
     public Optional<UpstreamTool> tool(String toolName) {
         return tools.stream().filter(t -> t.name().equals(toolName)).findFirst();
     }

@@ -2,6 +2,7 @@ package dev.postern.policy.port;
 
 import dev.postern.policy.AuthorizedAction;
 import dev.postern.policy.outcome.Outcome;
+import java.util.Optional;
 
 /**
  * The two append-only journals of DESIGN §6. Rejections go to one, authorized actions to the
@@ -19,11 +20,18 @@ public interface AuditJournal extends UpstreamReports, AutoCloseable {
      */
     void approval(ApprovalRecord record);
 
+    /** As {@link #intent(AuthorizedAction, String, Optional)}, naming no tool beyond the permit's own kind. */
+    default long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException {
+        return intent(permit, frameSha256, Optional.empty());
+    }
+
     /**
-     * Durably records that {@code permit} is about to run and returns the row's sequence number.
+     * Durably records that {@code permit} is about to run and returns the row's sequence number;
+     * {@code tool} is the name the client called it by (its row's {@code tool}), when the caller knows it:
+     * a kind's generic tool, or a typed tool standing for one of its operations.
      * If this throws, the caller must not execute the permit.
      */
-    long intent(AuthorizedAction permit, String frameSha256) throws JournalUnavailableException;
+    long intent(AuthorizedAction permit, String frameSha256, Optional<String> tool) throws JournalUnavailableException;
 
     /** Records how the action with intent row {@code intentSeq} ended. */
     void outcome(long intentSeq, Outcome outcome);

@@ -9,9 +9,10 @@ import java.util.regex.Pattern;
  * One rejected or denied input, as the decisions journal records it: the stage, a stable reason
  * code, the policy rule when a rule decided, the SHA-256 of the frame, and for a tool call that was
  * bound but refused (denied by the policy, or rate-limited) the action, so the journal can say what
- * was refused; for a tool call refused before it was bound (an unknown tool, arguments that fail the
- * schema), the tool's name as the client gave it and the JSON pointer that failed. Never the frame
- * itself, and never an argument's value.
+ * was refused, with the tool it was called by (a typed tool names its operation's kind's action); for a
+ * tool call refused before it was bound (an unknown tool, arguments that fail the schema), the tool's
+ * name as the client gave it and the JSON pointer that failed. Never the frame itself, and never an
+ * argument's value.
  */
 public record Rejection(Stage stage, String reasonCode, Optional<String> rule, String frameSha256, Optional<Action> action,
                         Optional<String> tool, Optional<String> pointer) {
@@ -41,7 +42,10 @@ public record Rejection(Stage stage, String reasonCode, Optional<String> rule, S
         pointer = Objects.requireNonNull(pointer, "pointer").map(Rejection::bounded);
     }
 
-    /** This rejection of a call to {@code toolName}, refused before it was bound; {@code failed} is the JSON pointer that failed, if any. */
+    /**
+     * This rejection of a call to {@code toolName}: refused before it was bound, {@code failed} the JSON
+     * pointer that failed, if any; or, with the action, the tool the bound call came by.
+     */
     public Rejection ofTool(String toolName, Optional<String> failed) {
         return new Rejection(stage, reasonCode, rule, frameSha256, action, Optional.of(toolName), failed);
     }

@@ -108,6 +108,27 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
         p.putObject("body").put("type", "string").put("maxLength", MAX_BODY).put("description", "Request body, as text");
         in.putArray("required").add("method").add("url");
 
+        ObjectNode out = outputSchema();
+
+        boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
+        return new Tool(TOOL, "HTTP request",
+                "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
+                        + "redirects are returned, not followed. Call postern_targets to see what is allowed. " + BODY
+                        + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
+                in, out, annotations(false, true, false, true), HttpRequestKind::bind);
+    }
+
+    /** How a response body comes back, told in every HTTP tool's description. */
+    private static final String BODY = "A body too large for the result as text comes back base64 (bodyEncoding says which);"
+            + " a body of up to " + WHOLE_BODY_BYTES + " bytes within the target's maxResponseBytes always comes back whole, and"
+            + " one past what a result can carry is cut to fit with truncated: true.";
+    /** RFC 9110's safe methods: a target that allows only these is offered as read-only. */
+    private static final List<String> SAFE = List.of("GET", "HEAD", "OPTIONS", "TRACE");
+    /** RFC 9110's idempotent methods: the safe ones, PUT and DELETE. */
+    private static final List<String> IDEMPOTENT = List.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+
+    /** What a result holds, the same for {@code http_request} and every typed target tool. */
+    private static ObjectNode outputSchema() {
         ObjectNode out = objectSchema();
         ObjectNode o = out.putObject("properties");
         o.putObject("target").put("type", "string");
@@ -121,16 +142,64 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
         o.putObject("bodyEncoding").put("type", "string").putArray("enum").add("text").add("base64");
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("target").add("status").add("headers").add("body").add("bodyEncoding").add("truncated");
+        return out;
+    }
 
-        boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
-        return new Tool(TOOL, "HTTP request",
-                "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
-                        + "redirects are returned, not followed. Call postern_targets to see what is allowed. "
-                        + "A body too large for the result as text comes back base64 (bodyEncoding says which); a body of up to "
-                        + WHOLE_BODY_BYTES + " bytes within the target's maxResponseBytes always comes back whole, and one "
-                        + "past what a result can carry is cut to fit with truncated: true."
-                        + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
-                in, out, annotations(false, true, false, true), HttpRequestKind::bind);
+    /**
+     * One tool per target whose config names a {@code tool}: {@code method} from the target's methods,
+     * {@code path} under one of its prefixes (on a segment boundary, no query or fragment: {@code query} holds
+     * those), {@code headers} only those the target allows (by their lower-case names), {@code body} only when a
+     * method is not safe. Read-only and not destructive when every method is safe, idempotent when every
+     * method is; a call is {@code http_request} with the URL the target's base URL and the path.
+     */
+    @Override
+    public List<Tool> typedTools(Policy policy) {
+        List<Tool> tools = new ArrayList<>();
+        for (HttpTarget t : policy.httpTargets()) {
+            t.tool().ifPresent(name -> tools.add(typedTool(name.name(), t)));
+        }
+        return List.copyOf(tools);
+    }
+
+    private Tool typedTool(String name, HttpTarget t) {
+        String base = t.origin().toUrl();
+        List<String> methods = new TreeSet<>(t.methods()).stream().toList();
+        ObjectNode in = objectSchema();
+        ObjectNode p = in.putObject("properties");
+        ObjectNode method = p.putObject("method").put("type", "string").put("description", "HTTP method, one the target allows");
+        methods.forEach(method.putArray("enum")::add);
+        StringBuilder under = new StringBuilder();
+        for (String prefix : t.pathPrefixes()) {
+            under.append(under.length() == 0 ? "" : "|").append(TypedTools.literal(prefix))
+                    .append(prefix.endsWith("/") ? "[^?#]*" : "(?:/[^?#]*)?");
+        }
+        p.putObject("path").put("type", "string").put("minLength", 1).put("maxLength", MAX_URL - base.length())
+                .put("pattern", "^(?:" + under + ")$")
+                .put("description", "The path after " + base + ", under one of " + t.pathPrefixes() + "; no query or fragment");
+        p.set("query", stringMap("Query parameters, encoded by Postern", 4096)
+                .set("propertyNames", JSON.objectNode().put("minLength", 1).put("maxLength", 256)));
+        if (!t.headers().isEmpty()) {
+            ObjectNode headers = p.putObject("headers").put("type", "object").put("additionalProperties", false)
+                    .put("description", "Request headers the target allows, by lower-case name");
+            ObjectNode allowed = headers.putObject("properties");
+            new TreeSet<>(t.headers()).forEach(h -> allowed.putObject(h).put("type", "string").put("maxLength", MAX_VALUE));
+        }
+        boolean safe = SAFE.containsAll(methods);
+        if (!safe) { // a safe request's content has no meaning a server should act on (RFC 9110 9.3)
+            p.putObject("body").put("type", "string").put("maxLength", MAX_BODY).put("description", "Request body, as text");
+        }
+        in.putArray("required").add("method").add("path");
+        return new Tool(name, "HTTP requests to " + t.name(),
+                "Send one HTTP request to the target " + t.name() + " at " + base + ": methods " + methods + ", paths under "
+                        + t.pathPrefixes() + ". Postern adds credentials itself; redirects are returned, not followed. " + BODY
+                        + (t.confirm().isEmpty() ? "" : ToolCatalog.WAITS_FOR_A_HUMAN),
+                in, outputSchema(), annotations(safe, !safe, IDEMPOTENT.containsAll(methods), true),
+                TypedTools.binding(typed -> {
+                    ObjectNode generic = typed.deepCopy();
+                    generic.remove("path");
+                    generic.put("url", base + typed.get("path").textValue());
+                    return generic;
+                }, HttpRequestKind::bind));
     }
 
     private static Binding bind(JsonNode args) {
@@ -159,6 +228,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
             n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(Locale.ROOT));
             t.confirm().stream().sorted().forEach(n.putArray("confirm")::add);
             t.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            t.tool().ifPresent(tool -> n.put("tool", tool.name()));
         }
         return http;
     }
@@ -185,7 +255,9 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
                 b.append(", ").append(new TreeSet<>(t.confirm())).append(" only with a human's approval");
             }
             t.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
-            b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "").append('\n');
+            b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "");
+            t.tool().ifPresent(tool -> b.append(", also as tool ").append(tool.name()));
+            b.append('\n');
         }
         return b.toString();
     }

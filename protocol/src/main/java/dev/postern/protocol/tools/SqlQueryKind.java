@@ -124,6 +124,20 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
                 .set("additionalProperties", argValue);
         in.putArray("required").add("database").add("statement");
 
+        ObjectNode out = outputSchema();
+        // The list's last "; " becomes ". " before the sentence on rows; the approval sentence brings its own leading space.
+        boolean asks = databases.stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append(ROWS);
+        return new Tool(TOOL, "SQL statement", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
+                annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
+    }
+
+    /** What a result holds, the same for {@code sql_query} and every typed statement tool. */
+    private static ObjectNode outputSchema() {
         ObjectNode out = objectSchema();
         ObjectNode o = out.putObject("properties");
         o.putObject("database").put("type", "string");
@@ -139,16 +153,35 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
         o.putObject("rowCount").put("type", "integer").put("minimum", 0);
         o.putObject("truncated").put("type", "boolean");
         out.putArray("required").add("database").add("statement").add("columns").add("rows").add("rowCount").add("truncated");
-        // The list's last "; " becomes ". " before the sentence on rows; the approval sentence brings its own leading space.
-        boolean asks = databases.stream().flatMap(d -> d.statements().stream()).anyMatch(SqlStatementSpec::confirm);
-        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
-            help.setLength(help.length() - 2);
+        return out;
+    }
+
+    /** How the rows of a result are cut, told in every SQL tool's description. */
+    private static final String ROWS = "Rows stop at the database's maxRows, at its maxResponseBytes of values as rendered"
+            + " (escapes counted), or where the result is full; then truncated is true.";
+
+    /**
+     * One tool per statement whose config names a {@code tool}: its params as the input schema, read-only
+     * and idempotent when the statement is read-only, destructive when it writes; a call is
+     * {@code sql_query} on that database and statement with the same values.
+     */
+    @Override
+    public List<Tool> typedTools(Policy policy) {
+        List<Tool> tools = new java.util.ArrayList<>();
+        for (SqlDatabase d : policy.allowances(SqlDatabase.class)) {
+            for (SqlStatementSpec s : d.statements()) {
+                s.tool().ifPresent(name -> tools.add(new Tool(name.name(), "SQL statement " + s.name() + " on " + d.name(),
+                        "Run the statement " + s.name() + " on the database " + d.name() + ", "
+                                + (s.readOnly() ? "read-only (in a read-only transaction)" : "which writes (committed)")
+                                + ", its :placeholders bound from the arguments of the same names as typed parameters (no SQL is"
+                                + " accepted). " + ROWS + (s.confirm() ? ToolCatalog.WAITS_FOR_A_HUMAN : "") + " The statement: " + s.sql(),
+                        TypedTools.paramsSchema(s.params()), outputSchema(),
+                        annotations(s.readOnly(), !s.readOnly(), s.readOnly(), true),
+                        TypedTools.binding(typed -> TypedTools.named("database", d.name(), "statement", s.name(), typed),
+                                SqlQueryKind::bind))));
+            }
         }
-        help.append(". ");
-        help.append("Rows stop at the database's maxRows, at its maxResponseBytes of values as rendered (escapes counted), ")
-                .append("or where the result is full; then truncated is true.");
-        return new Tool(TOOL, "SQL statement", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
-                annotations(allReadOnly, !allReadOnly, allReadOnly, true), SqlQueryKind::bind);
+        return List.copyOf(tools);
     }
 
     /**
@@ -198,6 +231,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
                 sn.put("readOnly", s.readOnly());
                 sn.put("confirm", s.confirm());
                 sn.set("params", ParamSchema.of(s.params()));
+                s.tool().ifPresent(t -> sn.put("tool", t.name()));
             }
         }
         return sql;
@@ -215,7 +249,8 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
             b.append('\n');
             for (SqlStatementSpec s : d.statements()) {
                 b.append("  statement ").append(s.name()).append(s.readOnly() ? " (read-only" : " (read-write")
-                        .append(s.confirm() ? ", only with a human's approval): " : "): ").append(s.sql()).append('\n');
+                        .append(s.confirm() ? ", only with a human's approval" : "")
+                        .append(s.tool().map(t -> ", also as tool " + t.name()).orElse("")).append("): ").append(s.sql()).append('\n');
                 new TreeMap<>(s.params()).forEach((name, spec) -> b.append("    ").append(name).append(": ")
                         .append(operatorText(spec)).append('\n'));
             }

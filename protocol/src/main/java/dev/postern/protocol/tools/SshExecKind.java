@@ -111,6 +111,25 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
                 .set("additionalProperties", argValue);
         in.putArray("required").add("host").add("command");
 
+        ObjectNode out = outputSchema();
+        // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
+        boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
+            help.setLength(help.length() - 2);
+        }
+        help.append(". ");
+        help.append(STREAMS);
+        return new Tool(TOOL, "SSH command", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
+                annotations(false, true, false, true), SshExecKind::bind);
+    }
+
+    /** How the output streams come back, told in every SSH tool's description. */
+    private static final String STREAMS = "Each stream comes back as text, or base64 (stdoutEncoding, stderrEncoding) when it is"
+            + " not UTF-8 or is too large for the result as text; up to " + WHOLE_STREAM_BYTES + " bytes each within the host's"
+            + " maxOutputBytes always comes back whole, more may be cut to fit (stdoutTruncated, stderrTruncated).";
+
+    /** What a result holds, the same for {@code ssh_exec} and every typed command tool. */
+    private static ObjectNode outputSchema() {
         ObjectNode out = objectSchema();
         ObjectNode o = out.putObject("properties");
         o.putObject("host").put("type", "string");
@@ -124,17 +143,28 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         o.putObject("hostKeyFingerprint").put("type", "string");
         out.putArray("required").add("host").add("exitStatus").add("exitSignal").add("stdout").add("stdoutEncoding")
                 .add("stdoutTruncated").add("stderr").add("stderrEncoding").add("stderrTruncated").add("hostKeyFingerprint");
-        // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
-        boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
-        if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
-            help.setLength(help.length() - 2);
+        return out;
+    }
+
+    /**
+     * One tool per command whose config names a {@code tool}: its params as the input schema; annotated as
+     * {@code ssh_exec} is (not read-only, possibly destructive, not idempotent), since nothing in the policy
+     * says what a command does to its host; a call is {@code ssh_exec} on that host and command with the same arguments.
+     */
+    @Override
+    public List<Tool> typedTools(Policy policy) {
+        List<Tool> tools = new java.util.ArrayList<>();
+        for (SshHost h : policy.sshHosts()) {
+            for (SshCommandSpec c : h.commands()) {
+                c.tool().ifPresent(name -> tools.add(new Tool(name.name(), "SSH command " + c.name() + " on " + h.name(),
+                        "Run the command " + c.name() + " on the host " + h.name() + ": argv " + c.argv()
+                                + (c.params().isEmpty() ? "" : ", each {placeholder} filled from the argument of the same name")
+                                + ". " + STREAMS + (c.confirm() ? ToolCatalog.WAITS_FOR_A_HUMAN : ""),
+                        TypedTools.paramsSchema(c.params()), outputSchema(), annotations(false, true, false, true),
+                        TypedTools.binding(typed -> TypedTools.named("host", h.name(), "command", c.name(), typed), SshExecKind::bind))));
+            }
         }
-        help.append(". ");
-        help.append("Each stream comes back as text, or base64 (stdoutEncoding, stderrEncoding) when it is not UTF-8 or is too large ")
-                .append("for the result as text; up to ").append(WHOLE_STREAM_BYTES).append(" bytes each within the host's ")
-                .append("maxOutputBytes always comes back whole, more may be cut to fit (stdoutTruncated, stderrTruncated).");
-        return new Tool(TOOL, "SSH command", help.toString().trim() + (asks ? ToolCatalog.WAITS_FOR_A_HUMAN : ""), in, out,
-                annotations(false, true, false, true), SshExecKind::bind);
+        return List.copyOf(tools);
     }
 
     private static Binding bind(JsonNode args) {
@@ -173,6 +203,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
                 c.argv().forEach(cn.putArray("argv")::add);
                 cn.put("confirm", c.confirm());
                 cn.set("params", ParamSchema.of(c.params()));
+                c.tool().ifPresent(t -> cn.put("tool", t.name()));
             }
         }
         return ssh;
@@ -188,7 +219,8 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
             b.append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv())
-                        .append(c.confirm() ? ", only with a human's approval" : "").append('\n');
+                        .append(c.confirm() ? ", only with a human's approval" : "")
+                        .append(c.tool().map(t -> ", also as tool " + t.name()).orElse("")).append('\n');
                 ParamDescription.lines(c).forEach(line -> b.append("    ").append(line).append('\n'));
             }
         }

@@ -9,8 +9,10 @@ import dev.postern.policy.outcome.Outcome;
 import java.util.List;
 
 /**
- * A kind with one tool whose shape the config alone fixes ({@code http_request}, {@code ssh_exec},
- * {@code sql_query}): offered when the policy has an allowance of the kind, blind to run-time listings.
+ * A kind whose tools the config alone fixes: one generic tool ({@code http_request}, {@code ssh_exec},
+ * {@code sql_query}), offered when the policy has an allowance of the kind, and after it one typed tool
+ * per operation the operator asked to offer under a name of its own ({@code "tool"}); blind to run-time
+ * listings.
  */
 public interface StaticToolKind<A extends Action, P extends AuthorizedAction, O extends Outcome> extends EffectKind<A, P, O> {
 
@@ -22,12 +24,27 @@ public interface StaticToolKind<A extends Action, P extends AuthorizedAction, O 
     /** The tool, with its schemas (enums from the policy where the policy names things) and binder. */
     Tool tool(Policy policy);
 
+    /**
+     * The typed tools, one per operation whose config names a {@code tool}, in policy order: an input
+     * schema of exactly that operation's arguments, annotations derived from what its policy allows, the
+     * generic tool's output schema, and a binder that builds the very action the generic tool would build
+     * for the same operation, so that one rule decides both. None when no operation asks (a kind that has
+     * no operations to offer returns none, as a visible decision).
+     */
+    List<Tool> typedTools(Policy policy);
+
     /** This kind's allowances as {@code postern_targets} shows them: no secrets, no credential names. */
     ArrayNode describeForAgent(Policy policy);
 
     @Override
     default List<Tool> tools(Policy policy, LiveTools live) {
-        return offeredBy(policy) ? List.of(tool(policy)) : List.of();
+        if (!offeredBy(policy)) {
+            return List.of();
+        }
+        List<Tool> tools = new java.util.ArrayList<>();
+        tools.add(tool(policy));
+        tools.addAll(typedTools(policy));
+        return List.copyOf(tools);
     }
 
     @Override

@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * The tools a policy offers, in a fixed order: each registered kind's tools (in registration order:
  * {@code http_request}, {@code ssh_exec}, {@code sql_query} when the policy has an allowance of that
- * kind, then each upstream server's pinned tools as listed), and always {@code postern_targets}; plus
+ * kind, each followed by the typed tools of its operations that ask for one, then each upstream server's
+ * pinned tools as listed), and always {@code postern_targets}; plus
  * the withheld tools, callable but not listed. A run-time listing that changes makes a new catalog. Validates arguments
  * against each tool's input schema before its binder runs. Immutable; thread-safe.
  */
