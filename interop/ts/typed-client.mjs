@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { step as recordStep } from "./upstream-steps.mjs";
 
 const [serverCommand, tool, resultFile] = process.argv.slice(2);
 if (!resultFile) {
@@ -15,13 +16,7 @@ if (!resultFile) {
 }
 
 const record = { steps: {} };
-const step = async (name, action) => {
-  try {
-    record.steps[name] = { result: await action() };
-  } catch (e) {
-    record.steps[name] = { thrown: String(e && e.message ? e.message : e) };
-  }
-};
+const step = (name, action) => recordStep(record, name, action);
 
 const transport = new StdioClientTransport({ command: serverCommand, args: [], stderr: "inherit" });
 const client = new Client({ name: "postern-interop-typed", version: "1.0.0" }, { capabilities: {} });

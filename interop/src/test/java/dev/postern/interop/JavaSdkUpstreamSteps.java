@@ -85,8 +85,7 @@ final class JavaSdkUpstreamSteps {
     private void step(String name, Callable<Object> action) {
         ObjectNode s = steps.putObject(name);
         try {
-            Object result = action.call();
-            s.set("result", result instanceof String text ? JSON.getNodeFactory().textNode(text) : wire(result));
+            s.set("result", wire(action.call()));
         } catch (Exception e) {
             s.put("thrown", String.valueOf(e.getMessage()));
         }

@@ -304,8 +304,7 @@ public final class ArchitectureRules {
 
             @Override
             public void check(JavaClass javaClass, ConditionEvents events) {
-                String[] parts = javaClass.getPackageName().split("\\.");
-                String module = String.join(".", Arrays.copyOf(parts, Math.min(parts.length, 4)));
+                String module = executorModuleOf(javaClass).orElse(javaClass.getPackageName());
                 byModule.computeIfAbsent(module, m -> new ArrayList<>()).add(javaClass);
             }
 
@@ -362,9 +361,6 @@ public final class ArchitectureRules {
             private boolean isApi(JavaClass type, Set<String> seen) {
                 if (!seen.add(type.getName())) {
                     return false;
-                }
-                if (type.isTopLevelClass()) {
-                    return true;
                 }
                 JavaClass adapter = topLevel(type);
                 boolean named = adapter.getMethods().stream()
