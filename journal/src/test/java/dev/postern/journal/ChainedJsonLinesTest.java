@@ -336,6 +336,9 @@ class ChainedJsonLinesTest {
         try (FileAuditJournal journal = atTheLimit()) {
             JournalUnavailableException first = assertThrows(JournalUnavailableException.class, () -> journal.intent(Permits.ssh("b"), FRAME));
             assertTrue(first.getMessage().contains("could not be cut back"), first.getMessage());
+            // Each failure in its own words (the errno's text), never empty nor a bare class name.
+            assertTrue(java.util.regex.Pattern.compile("a failed write \\((?!\\w*Exception\\))[^)]+\\) could not be cut back to byte \\d+"
+                    + " \\((?!\\w*Exception\\))[^)]+\\)").matcher(first.getMessage()).find(), first.getMessage());
             assertEquals(end + 40, Files.size(actions), "precondition: the partial row could not be removed");
             JournalUnavailableException later = assertThrows(JournalUnavailableException.class, () -> journal.intent(Permits.ssh("c"), FRAME));
             assertTrue(later.getMessage().contains("accepts no more rows until Postern is restarted"), later.getMessage());

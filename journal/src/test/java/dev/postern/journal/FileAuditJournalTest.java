@@ -309,4 +309,31 @@ class FileAuditJournalTest {
         assertEquals("**** and s3cret-one", JSON.readTree(rows.get(1)).get("rule").asText(), "the mask is asked for each row");
         assertChained(rows);
     }
+
+    @Test
+    void aRefusedCallKeepsTheToolTheClientNamedAndThePointerThatFailedNeverAValue() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.rejected(new Rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", Optional.empty(), FRAME)
+                    .ofTool("shop__order_by_id", Optional.of("/arguments/id")));
+            journal.rejected(new Rejection(Stage.MCP, "UNKNOWN_TOOL", Optional.empty(), FRAME).ofTool("no_such_tool", Optional.empty()));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        JsonNode bound = JSON.readTree(rows.get(0));
+        assertEquals("shop__order_by_id", bound.get("tool").textValue());
+        assertEquals("/arguments/id", bound.get("pointer").textValue());
+        JsonNode unknown = JSON.readTree(rows.get(1));
+        assertEquals("no_such_tool", unknown.get("tool").textValue());
+        assertFalse(unknown.has("pointer"), unknown.toString());
+    }
+
+    @Test
+    void anIntentKeepsTheToolItWasCalledByWhenATypedToolStandsForIt() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.intent(Permits.ssh("typed"), FRAME, Optional.of("ops__restart_web"));
+            journal.intent(Permits.ssh("plain"), FRAME);
+        }
+        List<String> rows = lines(FileAuditJournal.ACTIONS);
+        assertEquals("ops__restart_web", JSON.readTree(rows.get(0)).get("tool").textValue());
+        assertFalse(JSON.readTree(rows.get(1)).has("tool"), rows.get(1));
+    }
 }
