@@ -232,6 +232,27 @@ class ChainedJsonLinesTest {
 
     /** POSIX frees every lock a process holds on a file when any descriptor of it closes: one channel per JVM, counted. */
     @Test
+    void aLockStillUsedAfterOneOfItsUsersClosedItIsTheOneTheNextUserGets() throws Exception {
+        Path file = dir.resolve(JournalFiles.LOCK_FILE);
+        JournalLock first = JournalLock.open(file);
+        JournalLock second = JournalLock.open(file);
+        first.close();
+        JournalLock third = JournalLock.open(file);
+        try {
+            assertTrue(third == second, "one of two users closed it, so it is still this JVM's one lock on the file");
+        } finally {
+            third.close();
+            second.close();
+        }
+        JournalLock afterAll = JournalLock.open(file);
+        try {
+            assertTrue(afterAll != second, "once every user closed it, the next open starts afresh");
+        } finally {
+            afterAll.close();
+        }
+    }
+
+    @Test
     void bothJournalsOfADirectoryShareOneLockChannelThatOutlivesEitherOfThem() throws Exception {
         Path file = dir.resolve(JournalFiles.LOCK_FILE);
         JournalLock first = JournalLock.open(file);
