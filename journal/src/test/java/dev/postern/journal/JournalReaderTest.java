@@ -227,4 +227,18 @@ class JournalReaderTest {
             assertEquals(List.of(), reader.readAll(Long.MAX_VALUE));
         }
     }
+
+    @Test
+    void aRotatedFileWhoseFirstRowIsExactlyTheRowLimitIsReadFromItsFirstRow() throws Exception {
+        String head = "{\"seq\":1,\"kind\":\"note\",\"text\":\"";
+        String tail = "\"}";
+        String first = head + "p".repeat(JournalFiles.MAX_ROW_BYTES - head.length() - tail.length()) + tail;
+        assertEquals(JournalFiles.MAX_ROW_BYTES, first.getBytes(StandardCharsets.UTF_8).length);
+        Files.writeString(dir.resolve("actions.000001.jsonl"), first + "\n{\"seq\":2,\"kind\":\"note\"}\n");
+        Files.writeString(dir.resolve("actions.jsonl"), "{\"seq\":3,\"kind\":\"note\"}\n");
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L), seqs(reader.readAll(Long.MAX_VALUE)),
+                    "the file's first seq is read from a first row of exactly the limit, so no file is skipped");
+        }
+    }
 }
