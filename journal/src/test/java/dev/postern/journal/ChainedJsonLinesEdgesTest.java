@@ -170,4 +170,22 @@ class ChainedJsonLinesEdgesTest {
         ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
         assertTrue(verdict.intact(), verdict.toString());
     }
+
+    @Test
+    void aTornRowLeftByAnotherWriterIsRepairedOnRecordInTheSameCommitAsTheNextRow() throws Exception {
+        Path actions = dir.resolve("actions.jsonl");
+        try (ChainedJsonLines lines = lines(Long.MAX_VALUE)) {
+            assertEquals(1, lines.append(note("first"), false));
+            // Another gateway crashed mid-row: its bytes end without a line feed.
+            Files.writeString(actions, "{\"seq\":2,\"kind\":\"no", java.nio.file.StandardOpenOption.APPEND);
+            assertEquals(3, lines.append(note("after the crash"), false), "the repair row took seq 2");
+        }
+        List<String> rows = Files.readAllLines(actions, StandardCharsets.UTF_8);
+        assertEquals(3, rows.size(), String.join("\n", rows));
+        assertEquals("repair", JSON.readTree(rows.get(1)).get("kind").asText());
+        assertEquals(19, JSON.readTree(rows.get(1)).get("removedBytes").asInt());
+        assertEquals("after the crash", JSON.readTree(rows.get(2)).get("text").asText());
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
+        assertTrue(verdict.intact(), verdict.toString());
+    }
 }

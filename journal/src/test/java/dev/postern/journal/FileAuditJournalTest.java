@@ -336,4 +336,23 @@ class FileAuditJournalTest {
         assertEquals("ops__restart_web", JSON.readTree(rows.get(0)).get("tool").textValue());
         assertFalse(JSON.readTree(rows.get(1)).has("tool"), rows.get(1));
     }
+
+    @Test
+    void aJournalThatCannotBeClosedCleanlySaysSoOnStderrAndClosesTheOtherFile() throws Exception {
+        CheckpointSigner signer = new CheckpointSigner(
+                java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate(), 100);
+        FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSigner(Optional.of(signer)),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS);
+        journal.rejected(rejection(Stage.JSON, "PARSE_ERROR", Optional.empty()));
+        journal.intent(Permits.ssh("a"), FRAME);
+        // Its checkpoint at close needs the file private; made writable by others, it cannot be signed.
+        Files.setPosixFilePermissions(dir.resolve(FileAuditJournal.DECISIONS), java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
+        journal.close();
+        String said = stderr.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("postern: could not close " + dir.resolve(FileAuditJournal.DECISIONS) + ": "), said);
+        assertTrue(said.contains("writable by group or others"), said);
+        List<String> actions = lines(FileAuditJournal.ACTIONS);
+        assertEquals(Checkpoints.KIND, JSON.readTree(actions.get(actions.size() - 1)).get("kind").asText(),
+                "the actions file was still closed with its checkpoint");
+    }
 }
