@@ -269,4 +269,14 @@ class JournalReaderTest {
             assertEquals(List.of(1L, 2L), seqs(reader.poll(10, Long.MAX_VALUE)));
         }
     }
+
+    @Test
+    void aJournalWhoseOnlyFileIsStillEmptyReadsAsNothingAndThenAsTheRowsWrittenIntoIt() throws Exception {
+        Path file = Files.createFile(dir.resolve("actions.jsonl"));
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(), reader.poll(10, Long.MAX_VALUE));
+            Files.writeString(file, "{\"seq\":1,\"kind\":\"a\"}\n", StandardOpenOption.APPEND);
+            assertEquals(List.of(1L), seqs(reader.poll(10, Long.MAX_VALUE)));
+        }
+    }
 }
