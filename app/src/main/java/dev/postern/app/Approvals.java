@@ -298,8 +298,14 @@ final class Approvals {
             request.put("method", "elicitation/create");
             request.set("params", urlQuestion(pending, tool, held));
             String state = states.mint(tool, pending.digest());
+            byState.values().removeIf(h -> h.expiry().isBefore(java.time.Instant.now()));
             byState.put(state, held);
-            held.answer().whenComplete((a, e) -> byState.remove(state));
+            // An answered action waits for the retry (the state expires with it); an expired one is forgotten.
+            held.answer().thenAccept(a -> {
+                if (a.isEmpty()) {
+                    byState.remove(state);
+                }
+            });
             return new Step.InputRequired(inputRequests, state);
         }
         String state = route.requestState().get();
