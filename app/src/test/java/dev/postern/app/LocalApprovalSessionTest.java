@@ -117,6 +117,14 @@ class LocalApprovalSessionTest {
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(pending)));
         assertTrue(Files.readString(pending).contains("/v1/orders"));
 
+        Path loose = approvals.resolve(needed.group(6) + ".answer");
+        Files.writeString(loose, "{\"decision\":\"approve\",\"digest\":\"" + JSON.readTree(Files.readString(pending)).path("digest").asText()
+                + "\"}");
+        Files.setPosixFilePermissions(loose, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        s.awaitStderr(Pattern.compile("ignored an answer to approval " + needed.group(6) + ": not a regular file of mode 0600"));
+        assertFalse(Files.exists(loose), "an answer others could have written is refused and removed");
+        assertEquals(0, s.http.count());
+
         assertTrue(ApprovalFiles.answer(approvals, needed.group(6), false).isPresent());
         assertEquals("approval.declined", rule(s.receive()));
         assertEquals(0, s.http.count());
