@@ -224,7 +224,9 @@ final class ApprovalPage implements LocalApprovals.Listener, AutoCloseable {
         x.getResponseHeaders().set("Cache-Control", "no-store");
         x.getResponseHeaders().set("X-Frame-Options", "DENY");
         x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+        // Not no-referrer: under it a browser sends "Origin: null" even with the page's own form, which the
+        // Origin check must refuse. same-origin keeps the path (the secret) from any other site.
+        x.getResponseHeaders().set("Referrer-Policy", "same-origin");
         x.getResponseHeaders().set("Content-Security-Policy", CSP);
     }
 

@@ -76,6 +76,7 @@ class ApprovalPageTest {
         assertFalse(r.body().contains("<script") || r.body().contains("src=") || r.body().contains("href="), "loads nothing");
         assertEquals("no-store", r.header("Cache-Control"));
         assertEquals("DENY", r.header("X-Frame-Options"));
+        assertEquals("same-origin", r.header("Referrer-Policy"), "no-referrer would make a browser send Origin: null with the form");
         assertEquals(ApprovalPage.CSP, r.header("Content-Security-Policy"));
         assertTrue(ApprovalPage.CSP.startsWith("default-src 'none'") && ApprovalPage.CSP.contains("form-action 'self'"));
         assertTrue(path(held).length() >= ApprovalPage.PREFIX.length() + 22, "at least 128 random bits in the path");
