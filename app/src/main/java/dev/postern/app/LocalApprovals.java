@@ -43,7 +43,8 @@ final class LocalApprovals implements AutoCloseable {
             return size() > MAX_ENDED;
         }
     });
-    private final ScheduledExecutorService expiries;
+    /** Made at the first held action: a session that never holds one starts no thread. */
+    private ScheduledExecutorService expiries;
     private final java.util.List<Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Told when a held action is opened and when it ends (the page and the terminal's files follow). */
@@ -121,11 +122,17 @@ final class LocalApprovals implements AutoCloseable {
 
     LocalApprovals(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.expiries = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "postern-approval-expiry");
-            t.setDaemon(true);
-            return t;
-        });
+    }
+
+    private synchronized ScheduledExecutorService expiries() {
+        if (expiries == null) {
+            expiries = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "postern-approval-expiry");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return expiries;
     }
 
     void listen(Listener listener) {
@@ -143,7 +150,7 @@ final class LocalApprovals implements AutoCloseable {
         byId.put(id, held);
         bySecret.put(held.secret, held);
         listeners.forEach(l -> l.opened(held));
-        expiries.schedule(() -> end(held, Optional.empty()), Math.max(0, lifetime.toMillis()), TimeUnit.MILLISECONDS);
+        expiries().schedule(() -> end(held, Optional.empty()), Math.max(0, lifetime.toMillis()), TimeUnit.MILLISECONDS);
         return held;
     }
 
@@ -217,6 +224,10 @@ final class LocalApprovals implements AutoCloseable {
     @Override
     public void close() {
         held().forEach(this::withdraw);
-        expiries.shutdownNow();
+        synchronized (this) {
+            if (expiries != null) {
+                expiries.shutdownNow();
+            }
+        }
     }
 }
