@@ -128,6 +128,17 @@ class ExplainCommandTest {
     }
 
     @Test
+    void anSshCommandWhoseConfirmNamesAChannelIsAnsweredByThatChannelNotTheSessions() throws Exception {
+        Files.writeString(config, Files.readString(config)
+                .replace("\"journal\":", "\"session\": { \"approval\": \"client\" },\n  \"journal\":")
+                .replace("{ \"name\": \"tail\", \"argv\"", "{ \"name\": \"tail\", \"confirm\": \"local\", \"argv\""));
+        CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/app.log\"}}");
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule ssh.command:web.tail"), run.toString());
+        assertTrue(run.out().contains("  answered by: local (the loopback approval page or postern approvals"), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
     void aPermittedSshCallShowsTheQuotedCommandLineWithoutConnecting() {
         CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/it's.log\"}}");
 
