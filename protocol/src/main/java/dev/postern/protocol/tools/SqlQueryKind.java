@@ -222,7 +222,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
             ObjectNode n = sql.addObject();
             n.put("name", d.name());
             n.put("maxRows", d.maxRows());
-            d.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, d);
             ArrayNode statements = n.putArray("statements");
             for (SqlStatementSpec s : d.statements()) {
                 ObjectNode sn = statements.addObject();
@@ -245,7 +245,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
                     .append("; private addresses ").append(d.allowPrivateAddresses() ? "allowed" : "refused")
                     .append("; timeout ").append(d.timeout().toMillis()).append(" ms, at most ").append(d.maxRows())
                     .append(" rows and ").append(d.maxResponseBytes()).append(" bytes)");
-            d.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, d);
             b.append('\n');
             for (SqlStatementSpec s : d.statements()) {
                 b.append("  statement ").append(s.name()).append(s.readOnly() ? " (read-only" : " (read-write")
