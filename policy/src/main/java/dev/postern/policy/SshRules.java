@@ -34,7 +34,7 @@ final class SshRules implements Rules<SshCommandAction> {
 
     @Override
     public Decision decide(SshCommandAction request) {
-        Optional<SshHost> host = policy.sshHost(request.host());
+        Optional<SshHost> host = policy.allowance(SshHost.class, request.host());
         if (host.isEmpty()) {
             return new Deny("ssh.host", "no host named \"" + Printable.shown(request.host()) + "\" is configured");
         }

@@ -39,8 +39,8 @@ public final class Lint {
     /** Every lint finding of {@code config}, HTTP first, then SSH, SQL and upstream servers, each in config order. */
     public static List<Finding> of(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        http(config.policy().httpTargets(), out);
-        ssh(config.policy().sshHosts(), out);
+        http(config.policy().allowances(HttpTarget.class), out);
+        ssh(config.policy().allowances(SshHost.class), out);
         sql(config.policy().allowances(SqlDatabase.class), out);
         upstream(config.policy().allowances(UpstreamServer.class), out);
         return out;

@@ -90,7 +90,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         ArrayNode hosts = p.putObject("host").put("type", "string").put("description", "A configured host").putArray("enum");
         TreeSet<String> commands = new TreeSet<>();
         StringBuilder help = new StringBuilder("Run one configured command on one configured host. Commands: ");
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             hosts.add(h.name());
             for (SshCommandSpec c : h.commands()) {
                 commands.add(c.name());
@@ -113,7 +113,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
 
         ObjectNode out = outputSchema();
         // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
-        boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        boolean asks = policy.allowances(SshHost.class).stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
         if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
             help.setLength(help.length() - 2);
         }
@@ -154,7 +154,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public List<Tool> typedTools(Policy policy) {
         List<Tool> tools = new java.util.ArrayList<>();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             for (SshCommandSpec c : h.commands()) {
                 c.tool().ifPresent(name -> tools.add(new Tool(name.name(), "SSH command " + c.name() + " on " + h.name(),
                         "Run the command " + c.name() + " on the host " + h.name() + ": argv " + c.argv()
@@ -192,10 +192,10 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public ArrayNode describeForAgent(Policy policy) {
         ArrayNode ssh = JSON.arrayNode();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             ObjectNode n = ssh.addObject();
             n.put("name", h.name());
-            h.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, h);
             ArrayNode commands = n.putArray("commands");
             for (SshCommandSpec c : h.commands()) {
                 ObjectNode cn = commands.addObject();
@@ -212,10 +212,10 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public String describeForOperator(Policy policy) {
         StringBuilder b = new StringBuilder();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(HostSyntax.inAuthority(h.address()))
                     .append(':').append(h.port());
-            h.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, h);
             b.append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv())
