@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.postern.policy.action.SshArgument;
-import dev.postern.policy.action.SshArgument.Text;
-import dev.postern.policy.action.SshArgument.Whole;
+import dev.postern.policy.action.Argument;
+import dev.postern.policy.action.Argument.Text;
+import dev.postern.policy.action.Argument.Whole;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SshCommandSpec;
@@ -131,11 +131,11 @@ class SshRulesTest {
         assertTrue(deny.reason().chars().noneMatch(c -> c < 0x20), deny.reason());
     }
 
-    private static SshCommandAction tail(SshArgument lines) {
+    private static SshCommandAction tail(Argument lines) {
         return ssh("web-1", "tail-log", Map.of("lines", lines));
     }
 
-    private static SshCommandAction journal(SshArgument n, SshArgument unit, SshArgument level) {
+    private static SshCommandAction journal(Argument n, Argument unit, Argument level) {
         return ssh("web-1", "journal", Map.of("n", n, "unit", unit, "level", level));
     }
 

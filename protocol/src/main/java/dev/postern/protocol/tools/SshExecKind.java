@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HostSyntax;
@@ -168,7 +168,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     }
 
     private static Binding bind(JsonNode args) {
-        Map<String, SshArgument> values = new LinkedHashMap<>();
+        Map<String, Argument> values = new LinkedHashMap<>();
         JsonNode a = args.get("args");
         if (a != null) {
             Iterator<Map.Entry<String, JsonNode>> it = a.fields();
@@ -176,9 +176,9 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();
                 if (v.isTextual()) {
-                    values.put(e.getKey(), new SshArgument.Text(v.textValue()));
+                    values.put(e.getKey(), new Argument.Text(v.textValue()));
                 } else if (v.isIntegralNumber() && v.canConvertToLong()) {
-                    values.put(e.getKey(), new SshArgument.Whole(v.longValue()));
+                    values.put(e.getKey(), new Argument.Whole(v.longValue()));
                 } else {
                     return new Binding.Invalid("/args/" + SchemaErrors.escape(e.getKey()),
                             "must be a string or an integer within 64 bits");
@@ -327,8 +327,8 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         n.put("host", a.host());
         n.put("command", a.command());
         ObjectNode args = n.putObject("args");
-        new TreeMap<>(a.args()).forEach((name, value) -> args.set(name, value instanceof SshArgument.Whole w
-                ? JsonNodeFactory.instance.numberNode(w.value()) : JsonNodeFactory.instance.textNode(((SshArgument.Text) value).value())));
+        new TreeMap<>(a.args()).forEach((name, value) -> args.set(name, value instanceof Argument.Whole w
+                ? JsonNodeFactory.instance.numberNode(w.value()) : JsonNodeFactory.instance.textNode(value.render())));
         return n;
     }
 
@@ -336,9 +336,9 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     public Optional<SshCommandAction> actionOf(JsonNode asked) {
         Optional<String> host = AskedFields.text(asked, "host");
         Optional<String> command = AskedFields.text(asked, "command");
-        Optional<Map<String, SshArgument>> args = AskedFields.members(asked, "args", v -> v.isTextual()
-                ? Optional.of(new SshArgument.Text(v.textValue()))
-                : AskedFields.whole(v) ? Optional.of(new SshArgument.Whole(v.longValue())) : Optional.empty());
+        Optional<Map<String, Argument>> args = AskedFields.members(asked, "args", v -> v.isTextual()
+                ? Optional.of(new Argument.Text(v.textValue()))
+                : AskedFields.whole(v) ? Optional.of(new Argument.Whole(v.longValue())) : Optional.empty());
         if (host.isEmpty() || command.isEmpty() || args.isEmpty()) {
             return Optional.empty();
         }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.policy.action.HttpRequestAction;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
@@ -173,7 +173,7 @@ class McpServerTest {
         ready();
         Inbound in = send(call("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":20}}"));
         SshCommandAction a = assertInstanceOf(SshCommandAction.class, assertInstanceOf(Inbound.Execute.class, in).action());
-        assertEquals(new SshArgument.Whole(20), a.args().get("lines"));
+        assertEquals(new Argument.Whole(20), a.args().get("lines"));
     }
 
     @Test
