@@ -41,7 +41,7 @@ class McpServerTest {
             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
     static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     static Policy policy() {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:8080"), Set.of("GET"), List.of("/v1"),
