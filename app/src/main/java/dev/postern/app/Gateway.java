@@ -174,7 +174,7 @@ public final class Gateway {
         ExitStatus status;
         try (journal) {
             status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
-                    approvals(config, journal, Clock.systemUTC()), in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                    approvals(config, journal, Clock.systemUTC(), diagnostics), in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
                         session.onClient(c -> journal.sessionClient(c.name(), c.version(), c.era().name().toLowerCase(Locale.ROOT),
                                 c.protocolVersion()));
                         session.onOutputBroken(() -> {
@@ -208,7 +208,7 @@ public final class Gateway {
      */
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
             InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
-        return run(config, journal, substitutes, maxResultBytes, approvals(config, journal, Clock.systemUTC()),
+        return run(config, journal, substitutes, maxResultBytes, approvals(config, journal, Clock.systemUTC(), diagnostics),
                 in, protocolOut, diagnostics, process);
     }
 
@@ -224,8 +224,22 @@ public final class Gateway {
      * may take ({@code session.approvalTimeoutSeconds}), questions and answers in {@code journal}.
      */
     static Approvals approvals(GatewayConfig config, AuditJournal journal, Clock clock) {
+        return approvals(config, journal, clock, System.err);
+    }
+
+    /**
+     * As above, answered by the config's approval channels; where a rule may be answered locally, the
+     * process's held actions, their loopback page (started at the first one) and their files for
+     * {@code postern approvals} in the journal directory, with the one-line notice of each on {@code diagnostics}.
+     */
+    static Approvals approvals(GatewayConfig config, AuditJournal journal, Clock clock, PrintStream diagnostics) {
+        LocalApprovals held = new LocalApprovals(clock);
+        ApprovalPage page = new ApprovalPage(held, diagnostics);
+        held.listen(page);
+        ApprovalFiles.watch(held, config.journalDirectory(), diagnostics);
         return new Approvals(RequestStateCodec.withFreshKey(config.approvalTimeout(), clock, RequestStateCodec.DEFAULT_MAX_REDEEMED),
-                config.approvalTimeout(), journal);
+                config.approvalTimeout(), journal, config.approvalChannels(),
+                Optional.of(new Approvals.Local(held, page, diagnostics)));
     }
 
     /**

@@ -42,6 +42,11 @@ final class PackagedGateway implements AutoCloseable {
 
     private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams,
             Optional<String> typedTool) throws IOException {
+        this(http, dir, recordRequests, upstreams, typedTool, Optional.empty());
+    }
+
+    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams,
+            Optional<String> typedTool, Optional<String> session) throws IOException {
         this.http = http;
         this.dir = dir;
         this.exitStatus = dir.resolve("exit-status");
@@ -49,13 +54,13 @@ final class PackagedGateway implements AutoCloseable {
         this.requests = dir.resolve("client-requests.jsonl");
         Path config = dir.resolve("postern.json");
         Files.writeString(config, """
-                {
+                {%s
                   "journal": { "directory": "journal" },
                   "http": { "targets": [
                     { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"], "confirm": ["POST"],
                       "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000%s } ] }%s
                 }
-                """.formatted(http.baseUri(), typedTool.map(t -> ", \"tool\": \"" + t + "\"").orElse(""), upstreams.isEmpty() ? ""
+                """.formatted(session.map(j -> "\n  \"session\": " + j + ",").orElse(""), http.baseUri(), typedTool.map(t -> ", \"tool\": \"" + t + "\"").orElse(""), upstreams.isEmpty() ? ""
                         : ",\n  \"mcp\": " + new ObjectMapper().writeValueAsString(upstreams.get().mcpSection())),
                 StandardCharsets.UTF_8);
         serverCommand = dir.resolve("server.sh");
@@ -91,6 +96,16 @@ final class PackagedGateway implements AutoCloseable {
     /** As {@link #start}, the target also offered as a typed tool of its own named {@code tool}. */
     static PackagedGateway startWithTypedTool(Path dir, String tool) throws IOException {
         return new PackagedGateway(service(), dir, false, Optional.empty(), Optional.of(tool));
+    }
+
+    /** As {@link #start}, with {@code session} (a JSON object) as the config's {@code session} section. */
+    static PackagedGateway startWithSession(Path dir, String session) throws IOException {
+        return new PackagedGateway(service(), dir, false, Optional.empty(), Optional.empty(), Optional.of(session));
+    }
+
+    /** The gateway's stderr so far (the client's server log). */
+    Path stderrFile() {
+        return stderr;
     }
 
     private static FakeHttpService service() {

@@ -96,6 +96,10 @@ final class CheckConfigCommand implements Command {
         b.append(config.journalRedactArguments() ? ", arguments kept only as SHA-256 digests" : "").append('\n');
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
                 .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
+        b.append("approval: ").append(ExplainCommand.answeredBy(config.approvalChannels().session()));
+        new java.util.TreeMap<>(config.approvalChannels().byRule()).forEach((rule, channel) ->
+                b.append("; rule ").append(rule).append(": ").append(channel.word()));
+        b.append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
         if (kinds.stream().allMatch(k -> config.policy().allowances(k.allowanceType()).isEmpty())) {
             b.append("it allows nothing: ")

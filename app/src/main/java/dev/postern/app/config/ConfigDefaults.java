@@ -13,6 +13,7 @@ public final class ConfigDefaults {
     public static final int MAX_FRAME_BYTES = 1_048_576;
     public static final int MAX_IN_FLIGHT = 8;
     public static final int APPROVAL_TIMEOUT_SECONDS = 120;
+    public static final String APPROVAL = "any";
     public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
     public static final boolean JOURNAL_REDACT_ARGUMENTS = false;
     public static final long CREDENTIAL_COMMAND_TIMEOUT_MS = 10_000;
@@ -57,6 +58,7 @@ public final class ConfigDefaults {
             Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
             Map.entry("/properties/session/properties/approvalTimeoutSeconds", APPROVAL_TIMEOUT_SECONDS),
+            Map.entry("/properties/session/properties/approval", APPROVAL),
             Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
             Map.entry("/properties/journal/properties/redactArguments", JOURNAL_REDACT_ARGUMENTS),
             Map.entry(CREDENTIAL_COMMAND + "timeoutMs", CREDENTIAL_COMMAND_TIMEOUT_MS),

@@ -115,6 +115,13 @@ class ExplainCommandTest {
         assertTrue(run.out().contains("  body: hello"), run.out());
         assertTrue(run.out().contains("  digest: sha256:"), run.out());
         assertTrue(run.out().contains("no one was asked"), run.out());
+        assertTrue(run.out().contains("  answered by: any (the first answer from the client's elicitation, the loopback approval page"
+                + " or postern approvals)\n"), run.out());
+        Files.writeString(config, Files.readString(config).replace("\"confirm\": [\"POST\"],",
+                "\"confirm\": {\"methods\": [\"POST\"], \"channel\": \"client\"},"));
+        CliRun client = explain("http_request", "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\","
+                + "\"body\":\"hello\"}");
+        assertTrue(client.out().contains("  answered by: client (the MCP client's own elicitation"), client.out());
         CliRun get = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\"}");
         assertTrue(get.out().startsWith("PERMIT by rule http.target:api\n"), get.out());
         assertNothingRan(run);

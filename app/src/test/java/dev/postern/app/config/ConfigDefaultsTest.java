@@ -41,6 +41,7 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`session.maxInFlight`", "`session.maxInFlight`", "/properties/session/properties/maxInFlight"),
             new ReadmeEntry("`session.approvalTimeoutSeconds`", "`session.approvalTimeoutSeconds`",
                     "/properties/session/properties/approvalTimeoutSeconds"),
+            new ReadmeEntry("`session.approval`", "`session.approval`", "/properties/session/properties/approval"),
             new ReadmeEntry("`journal.rotateBytes`", "`journal.rotateBytes`", "/properties/journal/properties/rotateBytes"),
             new ReadmeEntry("`journal.redactArguments`", "`journal.redactArguments`", "/properties/journal/properties/redactArguments"),
             new ReadmeEntry("`credentials.NAME`", "`timeoutMs`", CREDENTIAL_COMMAND + "timeoutMs"),

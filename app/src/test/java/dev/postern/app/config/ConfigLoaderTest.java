@@ -547,9 +547,33 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void eachConfirmRuleIsAnsweredByTheChannelItNamesElseBySessionApprovalWhichDefaultsToAny() throws Exception {
+        GatewayConfig plain = Gateway.configLoader().load(write(edit(r -> tail(r).put("confirm", true))));
+        String command = "ssh.command:" + plain.policy().allowances(SshHost.class).get(0).name() + "."
+                + plain.policy().allowances(SshHost.class).get(0).commands().get(1).name();
+        String target = "http.target:" + plain.policy().allowances(HttpTarget.class).get(0).name();
+        assertEquals(ApprovalChannel.ANY, plain.approvalChannels().of(command));
+        assertTrue(plain.policy().allowances(SshHost.class).get(0).commands().get(1).confirm());
+
+        GatewayConfig named = Gateway.configLoader().load(write(edit(r -> {
+            r.putObject("session").put("approval", "local");
+            tail(r).put("confirm", "client");
+            ObjectNode confirm = target(r).putObject("confirm");
+            confirm.putArray("methods").add(target(r).get("methods").get(0).textValue());
+            confirm.put("channel", "any");
+        })));
+        assertEquals(ApprovalChannel.LOCAL, named.approvalChannels().session());
+        assertEquals(ApprovalChannel.CLIENT, named.approvalChannels().of(command));
+        assertEquals(ApprovalChannel.ANY, named.approvalChannels().of(target));
+        assertTrue(named.policy().allowances(SshHost.class).get(0).commands().get(1).confirm(), "a channel's word marks the rule confirm");
+        assertEquals(1, named.policy().allowances(HttpTarget.class).get(0).confirm().size());
+        assertEquals(ApprovalChannel.LOCAL, named.approvalChannels().of("sql.statement:none.other"));
+    }
+
+    @Test
     void aConfirmThatIsNotABooleanOrAMethodListIsRefusedByTheSchema() throws Exception {
         assertNames(refused(edit(r -> tail(r).put("confirm", "yes"))), dir.resolve("postern.json"),
-                "/ssh/hosts/0/commands/1/confirm", "boolean");
+                "/ssh/hosts/0/commands/1/confirm", "enumeration");
         assertNames(refused(edit(r -> target(r).put("confirm", true))), dir.resolve("postern.json"),
                 "/http/targets/0/confirm", "array");
     }

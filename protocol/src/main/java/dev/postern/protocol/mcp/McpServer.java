@@ -478,7 +478,10 @@ public final class McpServer {
         handshakeApproval = !ELICITATION_VERSIONS.contains(negotiated)
                 ? new ApprovalRoute.Unable("MCP " + negotiated + " has no elicitation, so Postern cannot ask a human on this connection")
                 : ApprovalRoute.formElicitation(p.get("capabilities"))
-                ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"))
+                ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"),
+                        !negotiated.equals("2025-06-18") && ApprovalRoute.urlElicitation(p.get("capabilities")))
+                : !negotiated.equals("2025-06-18") && ApprovalRoute.urlElicitation(p.get("capabilities"))
+                ? new ApprovalRoute.UrlOnly()
                 : new ApprovalRoute.Unable("the client did not declare the elicitation capability (form) at initialize,"
                         + " so Postern cannot ask a human");
         client = new ClientFacts(p.get("clientInfo").get("name").textValue(), p.get("clientInfo").get("version").textValue(),
@@ -535,6 +538,7 @@ public final class McpServer {
         }
         ApprovalRoute approval = stateless
                 ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
+                        ApprovalRoute.urlElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
                         Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
                         Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
                 : handshakeApproval;
@@ -620,6 +624,13 @@ public final class McpServer {
     /** A request from Postern to the client, such as {@code elicitation/create}. */
     public String renderServerRequest(RequestId id, String method, ObjectNode params) {
         return responses.request(id, method, params);
+    }
+
+    /** {@code notifications/elicitation/complete}: the out-of-band interaction of URL-mode elicitation {@code elicitationId} ended. */
+    public String renderElicitationComplete(String elicitationId) {
+        ObjectNode params = JSON.objectNode();
+        params.put("elicitationId", elicitationId);
+        return responses.notification("notifications/elicitation/complete", params);
     }
 
     /** Tells the client Postern no longer waits for its answer to request {@code id}. */

@@ -64,6 +64,29 @@ class ApprovalWireTest {
     }
 
     @Test
+    void a2025_11_25ClientThatDeclaredUrlModeTooIsMarkedSo() {
+        assertEquals(new ApprovalRoute.Elicit(true, true), handshakeRoute("2025-11-25", "{\"elicitation\":{\"form\":{},\"url\":{}}}"));
+    }
+
+    @Test
+    void a2025_11_25ClientWithUrlModeOnlyHasItsOwnRoute() {
+        assertEquals(new ApprovalRoute.UrlOnly(), handshakeRoute("2025-11-25", "{\"elicitation\":{\"url\":{}}}"));
+    }
+
+    @Test
+    void a2025_06_18ClientHasNoUrlMode() {
+        assertEquals(new ApprovalRoute.Elicit(false), handshakeRoute("2025-06-18", "{\"elicitation\":{\"url\":{},\"form\":{}}}"));
+    }
+
+    @Test
+    void aStatelessRequestThatDeclaresUrlModeOnlyCanBeSentToAUrlButNotAskedByForm() {
+        ApprovalRoute.Stateless url = assertInstanceOf(ApprovalRoute.Stateless.class,
+                assertInstanceOf(Inbound.Execute.class, send(statelessCall("{\"elicitation\":{\"url\":{}}}", ""))).approval());
+        assertTrue(url.canUrl());
+        assertFalse(url.canElicit());
+    }
+
+    @Test
     void a2025_06_18ClientWithTheBareElicitationCapabilityIsAskedWithoutMode() {
         assertEquals(new ApprovalRoute.Elicit(false), handshakeRoute("2025-06-18", "{\"elicitation\":{}}"));
     }
