@@ -260,7 +260,7 @@ public final class Gateway {
                     .<Allowance>flatMap(r -> config.policy().allowances(r.kind().allowanceType()).stream()).toList();
             LiveCatalog live = new LiveCatalog(catalog, awaited, startWait(config),
                     listener -> discovering.forEach(r -> dispatcher.startSource(r.kind().permitType(), listener)));
-            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes);
+            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), new McpServer.Limits(config.maxFrameBytes(), maxResultBytes));
             if (!awaited.isEmpty()) {
                 mcp.announceListChanges();
             }

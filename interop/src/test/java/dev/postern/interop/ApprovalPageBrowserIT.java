@@ -22,7 +22,8 @@ import org.junit.jupiter.api.TestInstance;
  * (no elicitation declared) and Debian's headless Chromium driven by playwright-core
  * ({@code interop/ts/approval-browser.mjs}). Approve → exactly one effect at the loopback service;
  * deny, expiry, a replayed URL or form, a second tab, a wrong Host, a cross-origin POST, a missing or
- * reused CSRF token → none. The run's screenshot of the page is copied to {@code docs/approval-page.png}.
+ * reused CSRF token → none. With {@code -Dpostern.writeScreenshot=true} the run's screenshot of the page is copied to
+ * {@code docs/approval-page.png}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApprovalPageBrowserIT {
@@ -61,7 +62,8 @@ class ApprovalPageBrowserIT {
             throw new AssertionError("the browser script did not finish in 90 s\n" + context);
         }
         steps = new ObjectMapper().readTree(recorded).path("steps");
-        if (Files.exists(screenshot)) {
+        // Only on request, as the other tests that write documents: a plain run leaves the checkout as it was.
+        if (Boolean.getBoolean("postern.writeScreenshot") && Files.exists(screenshot)) {
             Path docs = PackagedGateway.repositoryRoot().resolve("docs").resolve("approval-page.png");
             Files.copy(screenshot, docs, StandardCopyOption.REPLACE_EXISTING);
         }

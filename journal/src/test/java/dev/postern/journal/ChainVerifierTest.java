@@ -224,4 +224,50 @@ class ChainVerifierTest {
         ChainVerifier.FileResult other = TestRows.verifier().verifyJournal(files, java.util.Optional.of(keys().getPublic()));
         assertTrue(broken(other).reason().contains("whose signature does not verify with the given public key"));
     }
+
+    @Test
+    void aRowWhosePrevWasRewrittenIsBlamedItselfWhenTheRowAfterItNoLongerAgreesWithIt() throws Exception {
+        append("actions", 4, Long.MAX_VALUE);
+        Path file = dir.resolve("actions.jsonl");
+        String prevOfRow2 = JSON.readTree(Files.readAllLines(file, StandardCharsets.UTF_8).get(1)).get("prev").textValue();
+        edit(file, 2, prevOfRow2, "f".repeat(64));
+        ChainVerifier.Break b = broken(actions());
+        assertEquals(2, b.row(), b.reason());
+        assertTrue(b.reason().startsWith("row 2 has prev " + "f".repeat(64) + ", but row 1 hashes to "), b.reason());
+    }
+
+    @Test
+    void aRowWhosePrevWasRewrittenIsBlamedItselfWhenTheRowAfterItIsNotARow() throws Exception {
+        append("actions", 4, Long.MAX_VALUE);
+        Path file = dir.resolve("actions.jsonl");
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        String prevOfRow2 = JSON.readTree(lines.get(1)).get("prev").textValue();
+        lines.set(1, lines.get(1).replace(prevOfRow2, "e".repeat(64)));
+        lines.set(2, "not json at all");
+        Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        ChainVerifier.Break b = broken(actions());
+        assertEquals(2, b.row(), b.reason());
+        assertTrue(b.reason().startsWith("row 2 has prev " + "e".repeat(64)), b.reason());
+    }
+
+    @Test
+    void aJournalFileThatIsNotARegularFileIsNamedAsSuch() throws Exception {
+        append("actions", 2, 1);
+        Path segment = new JournalFiles(dir, "actions").segments().get(0);
+        Files.delete(segment);
+        Files.createDirectory(segment);
+        ChainVerifier.Break b = broken(actions());
+        assertEquals(segment.getFileName().toString(), b.file());
+        assertEquals(0, b.row());
+        assertEquals("the file is not a regular file", b.reason());
+    }
+
+    @Test
+    void aJournalDirectoryThatCannotBeListedIsSaidSo() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
+        ChainVerifier.FileResult r = TestRows.verifier().verifyJournal(new JournalFiles(notADirectory, "actions"));
+        ChainVerifier.Break b = broken(r);
+        assertEquals("actions.jsonl", b.file());
+        assertTrue(b.reason().startsWith("the directory cannot be listed: "), b.reason());
+    }
 }

@@ -1,6 +1,7 @@
 package dev.postern.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPairGenerator;
 import java.time.Clock;
 import java.time.Instant;
@@ -135,5 +137,55 @@ class ChainedJsonLinesEdgesTest {
         }
         List<String> rows = Files.readAllLines(dir.resolve("actions.jsonl"), StandardCharsets.UTF_8);
         assertEquals(Checkpoints.KIND, JSON.readTree(rows.get(1)).get("kind").asText());
+    }
+
+    @Test
+    void aFileMadeWritableByOthersFailsTheBatchWithTheReasonAloneAndTheJournalGoesOnOnceItIsPrivateAgain() throws Exception {
+        Path actions = dir.resolve("actions.jsonl");
+        try (ChainedJsonLines lines = lines(Long.MAX_VALUE)) {
+            assertEquals(1, lines.append(note("before"), false));
+            Files.setPosixFilePermissions(actions, PosixFilePermissions.fromString("rw--w----"));
+            java.io.IOException refused = assertThrows(java.io.IOException.class, () -> lines.append(note("while open to others"), true));
+            assertTrue(refused.getMessage().startsWith(actions.toString()), "the reason itself, not wrapped: " + refused.getMessage());
+            assertTrue(refused.getMessage().contains("writable by group or others"), refused.getMessage());
+            Files.setPosixFilePermissions(actions, PosixFilePermissions.fromString("rw-------"));
+            assertEquals(2, lines.append(note("after"), false), "the refused row took no seq, and the file was not stopped");
+        }
+        assertEquals(2, Files.readAllLines(actions, StandardCharsets.UTF_8).size());
+    }
+
+    @Test
+    void aCheckpointAtCloseSignsTheHeadAnotherWriterLeftNotTheOneThisWriterLastWrote() throws Exception {
+        try (ChainedJsonLines signed = new ChainedJsonLines(new JournalFiles(dir, "actions"), JSON, FIXED, Long.MAX_VALUE, signer(100))) {
+            assertEquals(1, signed.append(note("the signing writer's"), false));
+            try (ChainedJsonLines other = lines(Long.MAX_VALUE)) {
+                assertEquals(2, other.append(note("another writer's, after it"), false));
+            }
+        }
+        List<String> rows = Files.readAllLines(dir.resolve("actions.jsonl"), StandardCharsets.UTF_8);
+        assertEquals(3, rows.size(), String.join("\n", rows));
+        assertEquals(Checkpoints.KIND, JSON.readTree(rows.get(2)).get("kind").asText());
+        assertEquals(3, JSON.readTree(rows.get(2)).get("seq").asLong());
+        assertEquals(2, JSON.readTree(rows.get(2)).get("head").get("seq").asLong(), "it signs the last row, whoever wrote it");
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
+        assertTrue(verdict.intact(), verdict.toString());
+    }
+
+    @Test
+    void aTornRowLeftByAnotherWriterIsRepairedOnRecordInTheSameCommitAsTheNextRow() throws Exception {
+        Path actions = dir.resolve("actions.jsonl");
+        try (ChainedJsonLines lines = lines(Long.MAX_VALUE)) {
+            assertEquals(1, lines.append(note("first"), false));
+            // Another gateway crashed mid-row: its bytes end without a line feed.
+            Files.writeString(actions, "{\"seq\":2,\"kind\":\"no", java.nio.file.StandardOpenOption.APPEND);
+            assertEquals(3, lines.append(note("after the crash"), false), "the repair row took seq 2");
+        }
+        List<String> rows = Files.readAllLines(actions, StandardCharsets.UTF_8);
+        assertEquals(3, rows.size(), String.join("\n", rows));
+        assertEquals("repair", JSON.readTree(rows.get(1)).get("kind").asText());
+        assertEquals(19, JSON.readTree(rows.get(1)).get("removedBytes").asInt());
+        assertEquals("after the crash", JSON.readTree(rows.get(2)).get("text").asText());
+        ChainVerifier.FileResult verdict = TestRows.verifier().verifyJournal(new JournalFiles(dir, "actions"));
+        assertTrue(verdict.intact(), verdict.toString());
     }
 }

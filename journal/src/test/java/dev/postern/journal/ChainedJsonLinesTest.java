@@ -232,6 +232,27 @@ class ChainedJsonLinesTest {
 
     /** POSIX frees every lock a process holds on a file when any descriptor of it closes: one channel per JVM, counted. */
     @Test
+    void aLockStillUsedAfterOneOfItsUsersClosedItIsTheOneTheNextUserGets() throws Exception {
+        Path file = dir.resolve(JournalFiles.LOCK_FILE);
+        JournalLock first = JournalLock.open(file);
+        JournalLock second = JournalLock.open(file);
+        first.close();
+        JournalLock third = JournalLock.open(file);
+        try {
+            assertTrue(third == second, "one of two users closed it, so it is still this JVM's one lock on the file");
+        } finally {
+            third.close();
+            second.close();
+        }
+        JournalLock afterAll = JournalLock.open(file);
+        try {
+            assertTrue(afterAll != second, "once every user closed it, the next open starts afresh");
+        } finally {
+            afterAll.close();
+        }
+    }
+
+    @Test
     void bothJournalsOfADirectoryShareOneLockChannelThatOutlivesEitherOfThem() throws Exception {
         Path file = dir.resolve(JournalFiles.LOCK_FILE);
         JournalLock first = JournalLock.open(file);
@@ -336,6 +357,9 @@ class ChainedJsonLinesTest {
         try (FileAuditJournal journal = atTheLimit()) {
             JournalUnavailableException first = assertThrows(JournalUnavailableException.class, () -> journal.intent(Permits.ssh("b"), FRAME));
             assertTrue(first.getMessage().contains("could not be cut back"), first.getMessage());
+            // Each failure in its own words (the errno's text), never empty nor a bare class name.
+            assertTrue(java.util.regex.Pattern.compile("a failed write \\((?!\\w*Exception\\))[^)]+\\) could not be cut back to byte \\d+"
+                    + " \\((?!\\w*Exception\\))[^)]+\\)").matcher(first.getMessage()).find(), first.getMessage());
             assertEquals(end + 40, Files.size(actions), "precondition: the partial row could not be removed");
             JournalUnavailableException later = assertThrows(JournalUnavailableException.class, () -> journal.intent(Permits.ssh("c"), FRAME));
             assertTrue(later.getMessage().contains("accepts no more rows until Postern is restarted"), later.getMessage());

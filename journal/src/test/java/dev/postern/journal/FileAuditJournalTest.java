@@ -309,4 +309,50 @@ class FileAuditJournalTest {
         assertEquals("**** and s3cret-one", JSON.readTree(rows.get(1)).get("rule").asText(), "the mask is asked for each row");
         assertChained(rows);
     }
+
+    @Test
+    void aRefusedCallKeepsTheToolTheClientNamedAndThePointerThatFailedNeverAValue() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.rejected(new Rejection(Stage.SCHEMA, "INVALID_ARGUMENTS", Optional.empty(), FRAME)
+                    .ofTool("shop__order_by_id", Optional.of("/arguments/id")));
+            journal.rejected(new Rejection(Stage.MCP, "UNKNOWN_TOOL", Optional.empty(), FRAME).ofTool("no_such_tool", Optional.empty()));
+        }
+        List<String> rows = lines(FileAuditJournal.DECISIONS);
+        JsonNode bound = JSON.readTree(rows.get(0));
+        assertEquals("shop__order_by_id", bound.get("tool").textValue());
+        assertEquals("/arguments/id", bound.get("pointer").textValue());
+        JsonNode unknown = JSON.readTree(rows.get(1));
+        assertEquals("no_such_tool", unknown.get("tool").textValue());
+        assertFalse(unknown.has("pointer"), unknown.toString());
+    }
+
+    @Test
+    void anIntentKeepsTheToolItWasCalledByWhenATypedToolStandsForIt() throws Exception {
+        try (FileAuditJournal journal = open()) {
+            journal.intent(Permits.ssh("typed"), FRAME, Optional.of("ops__restart_web"));
+            journal.intent(Permits.ssh("plain"), FRAME);
+        }
+        List<String> rows = lines(FileAuditJournal.ACTIONS);
+        assertEquals("ops__restart_web", JSON.readTree(rows.get(0)).get("tool").textValue());
+        assertFalse(JSON.readTree(rows.get(1)).has("tool"), rows.get(1));
+    }
+
+    @Test
+    void aJournalThatCannotBeClosedCleanlySaysSoOnStderrAndClosesTheOtherFile() throws Exception {
+        CheckpointSigner signer = new CheckpointSigner(
+                java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate(), 100);
+        FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSigner(Optional.of(signer)),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS);
+        journal.rejected(rejection(Stage.JSON, "PARSE_ERROR", Optional.empty()));
+        journal.intent(Permits.ssh("a"), FRAME);
+        // Its checkpoint at close needs the file private; made writable by others, it cannot be signed.
+        Files.setPosixFilePermissions(dir.resolve(FileAuditJournal.DECISIONS), java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
+        journal.close();
+        String said = stderr.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("postern: could not close " + dir.resolve(FileAuditJournal.DECISIONS) + ": "), said);
+        assertTrue(said.contains("writable by group or others"), said);
+        List<String> actions = lines(FileAuditJournal.ACTIONS);
+        assertEquals(Checkpoints.KIND, JSON.readTree(actions.get(actions.size() - 1)).get("kind").asText(),
+                "the actions file was still closed with its checkpoint");
+    }
 }

@@ -227,4 +227,46 @@ class JournalReaderTest {
             assertEquals(List.of(), reader.readAll(Long.MAX_VALUE));
         }
     }
+
+    @Test
+    void aRotatedFileWhoseFirstRowIsExactlyTheRowLimitIsReadFromItsFirstRow() throws Exception {
+        String head = "{\"seq\":1,\"kind\":\"note\",\"text\":\"";
+        String tail = "\"}";
+        String first = head + "p".repeat(JournalFiles.MAX_ROW_BYTES - head.length() - tail.length()) + tail;
+        assertEquals(JournalFiles.MAX_ROW_BYTES, first.getBytes(StandardCharsets.UTF_8).length);
+        Files.writeString(dir.resolve("actions.000001.jsonl"), first + "\n{\"seq\":2,\"kind\":\"note\"}\n");
+        Files.writeString(dir.resolve("actions.jsonl"), "{\"seq\":3,\"kind\":\"note\"}\n");
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L), seqs(reader.readAll(Long.MAX_VALUE)),
+                    "the file's first seq is read from a first row of exactly the limit, so no file is skipped");
+        }
+    }
+
+    @Test
+    void aReaderThatLosesTheRaceToOpenItsFileEightTimesReturnsNothingNowAndTheRowsAtTheNextPoll() throws Exception {
+        Path file = dir.resolve("actions.jsonl");
+        String rows = "{\"seq\":1,\"kind\":\"a\"}\n{\"seq\":2,\"kind\":\"b\"}\n";
+        Files.writeString(file, rows);
+        int[] opens = {0};
+        boolean[] racing = {true};
+        Runnable replace = () -> {
+            opens[0]++;
+            if (racing[0]) {
+                try {
+                    // Another gateway replaced the file between the listing and the open: a new file, the same name.
+                    Path fresh = dir.resolve("fresh");
+                    Files.writeString(fresh, rows);
+                    Files.move(fresh, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        try (JournalReader reader = new JournalReader(new JournalFiles(dir, "actions"), replace)) {
+            assertEquals(List.of(), reader.poll(10, Long.MAX_VALUE), "no file it opened was the one it chose");
+            assertEquals(8, opens[0], "it tried eight times, then gave up for this poll");
+            racing[0] = false;
+            assertEquals(List.of(1L, 2L), seqs(reader.poll(10, Long.MAX_VALUE)));
+        }
+    }
 }

@@ -42,8 +42,8 @@ public final class Lint {
     public static List<Finding> of(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
         ApprovalChannels channels = config.approvalChannels();
-        http(config.policy().httpTargets(), channels, out);
-        ssh(config.policy().sshHosts(), channels, out);
+        http(config.policy().allowances(HttpTarget.class), channels, out);
+        ssh(config.policy().allowances(SshHost.class), channels, out);
         sql(config.policy().allowances(SqlDatabase.class), channels, out);
         upstream(config.policy().allowances(UpstreamServer.class), channels, out);
         return out;

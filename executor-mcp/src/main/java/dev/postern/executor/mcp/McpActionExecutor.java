@@ -4,8 +4,6 @@ import dev.postern.policy.AuthorizedUpstreamCall;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.LiveTools;
 import dev.postern.policy.model.UpstreamServer;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.Cancellation;
@@ -117,12 +115,11 @@ public final class McpActionExecutor implements ActionExecutor<AuthorizedUpstrea
     @Override
     public Outcome execute(AuthorizedUpstreamCall permit, Cancellation cancellation) {
         if (closed.get()) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "the upstream executor is closed; nothing was sent");
+            return McpFailures.closed();
         }
         Upstream u = upstreams.get(permit.server().name());
         if (u == null || !u.server().equals(permit.server())) {
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "upstream " + permit.server().name()
-                    + " is not one this executor was configured with; nothing was sent");
+            return McpFailures.notConfigured(permit.server().name());
         }
         return u.call(permit, cancellation);
     }

@@ -3,7 +3,6 @@ package dev.postern.executor.mcp;
 import dev.postern.executor.mcp.Connection.Gone;
 import dev.postern.executor.mcp.Connection.Response;
 import dev.postern.policy.json.JsonValue;
-import dev.postern.policy.json.JsonValue.JsonNumber;
 import dev.postern.policy.json.JsonValue.JsonObject;
 import dev.postern.policy.json.JsonValue.JsonString;
 import dev.postern.policy.model.UpstreamServer;
@@ -31,9 +30,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ToolCall {
     private static final AtomicLong TOKENS = new AtomicLong();
-    private static final String EFFECT_UNKNOWN = "the request had been sent: its effect is unknown";
-    /** An upstream's own error message is shown to the agent cut to this many characters. */
-    static final int MAX_ERROR_MESSAGE = 200;
 
     private final Connection connection;
     private final UpstreamServer server;
@@ -69,9 +65,9 @@ final class ToolCall {
         try {
             answer = connection.register(id);
         } catch (Gone e) {
-            return unavailable("it exited before the call; nothing was sent");
+            return McpFailures.exitedBeforeTheCall(server);
         } catch (IllegalStateException e) {
-            return unavailable("too many calls are waiting for it; nothing was sent");
+            return McpFailures.tooManyWaiting(server);
         }
         token.ifPresent(t -> connection.watchProgress(t.canonical(), sink));
         CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
@@ -79,13 +75,13 @@ final class ToolCall {
         try {
             if (cancellation.isCancelled()) {
                 connection.forget(id);
-                return new ExecutionFailure(FailureCode.CANCELLED, "the call was cancelled before it was sent; nothing was sent");
+                return McpFailures.cancelledBeforeSent();
             }
             try {
                 connection.send(Connection.message(id, "tools/call", Optional.of(new JsonObject(params))));
             } catch (IOException e) {
                 connection.forget(id);
-                return unavailable("it exited while the call was being written; " + EFFECT_UNKNOWN);
+                return McpFailures.exitedWhileWriting(server);
             }
             long deadline = System.nanoTime() + server.timeout().toNanos();
             Object done;
@@ -95,21 +91,19 @@ final class ToolCall {
             } catch (java.util.concurrent.TimeoutException e) {
                 connection.abandon(id);
                 connection.cancelUpstream(id, "timeout");
-                return new ExecutionFailure(FailureCode.TIMEOUT, "upstream " + server.name() + " did not answer within "
-                        + server.timeout().toMillis() + " ms; it was told to cancel; " + EFFECT_UNKNOWN);
+                return McpFailures.timedOut(server);
             } catch (java.util.concurrent.ExecutionException e) {
-                return unavailable("it exited before it answered; " + EFFECT_UNKNOWN);
+                return McpFailures.exitedBeforeAnswering(server);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 connection.abandon(id);
                 connection.cancelUpstream(id, "cancelled");
-                return new ExecutionFailure(FailureCode.CANCELLED, "the call was interrupted; " + EFFECT_UNKNOWN);
+                return McpFailures.interrupted();
             }
             if (!(done instanceof Response r)) {
                 connection.abandon(id);
                 connection.cancelUpstream(id, "cancelled by the client");
-                return new ExecutionFailure(FailureCode.CANCELLED, "the call was cancelled; upstream " + server.name()
-                        + " was told to cancel; " + EFFECT_UNKNOWN);
+                return McpFailures.cancelled(server);
             }
             return judge(r);
         } finally {
@@ -117,37 +111,25 @@ final class ToolCall {
         }
     }
 
-    private ExecutionFailure unavailable(String what) {
-        return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE, "upstream " + server.name() + ": " + what);
-    }
-
     private Outcome judge(Response r) {
         JsonObject message = r.message();
         if (message.get("error").isPresent()) {
-            Optional<JsonObject> error = message.object("error");
-            Optional<JsonValue> code = error.flatMap(e -> e.get("code"));
-            Optional<String> text = error.flatMap(e -> e.string("message"));
-            if (code.isEmpty() || !(code.get() instanceof JsonNumber n) || integral(n).isEmpty() || text.isEmpty()) {
+            ExecutionFailure f = McpFailures.ofError(server, message, connection.mask());
+            if (f.code() == FailureCode.UPSTREAM_PROTOCOL_ERROR) {
                 reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
-                return protocolError("its error response is not a well-formed JSON-RPC error");
             }
-            String shown = StderrPump.printable(connection.mask().mask(text.get()));
-            if (shown.length() > MAX_ERROR_MESSAGE) {
-                shown = shown.substring(0, MAX_ERROR_MESSAGE) + "…";
-            }
-            return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "upstream " + server.name() + " answered the call with JSON-RPC error "
-                    + integral(n).get() + ": " + shown);
+            return f;
         }
         JsonValue result = message.get("result").orElseThrow();
         Optional<String> problem = CallResults.problem(result);
         if (problem.isPresent()) {
             reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
-            return protocolError("its result is not a well-formed CallToolResult (" + problem.get() + ")");
+            return McpFailures.protocolError(server, "its result is not a well-formed CallToolResult (" + problem.get() + ")");
         }
         long size = result.canonical().getBytes(StandardCharsets.UTF_8).length;
-        if (size > server.maxResponseBytes()) {
-            return new ExecutionFailure(FailureCode.RESPONSE_TOO_LARGE, "upstream " + server.name() + "'s result is " + size
-                    + " bytes, over the server's cap of " + server.maxResponseBytes() + "; nothing of it is returned");
+        Optional<ExecutionFailure> tooLarge = McpFailures.overCap(server, size);
+        if (tooLarge.isPresent()) {
+            return tooLarge.get();
         }
         JsonObject masked = (JsonObject) CallResults.mask(result, connection.mask());
         boolean upstreamError = CallResults.isError(masked);
@@ -159,23 +141,10 @@ final class ToolCall {
                     : output.get().problem(structured.get()).map(p -> "structuredContent " + p);
             if (wrong.isPresent()) {
                 reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
-                return protocolError("its result does not conform to the tool's outputSchema")
+                return McpFailures.protocolError(server, "its result does not conform to the tool's outputSchema")
                         .withDetail(connection.mask().mask(wrong.get()));
             }
         }
         return new UpstreamCallOutcome(server.name(), tool, masked, upstreamError);
-    }
-
-    private ExecutionFailure protocolError(String why) {
-        return new ExecutionFailure(FailureCode.UPSTREAM_PROTOCOL_ERROR, "upstream " + server.name() + " broke the protocol: " + why
-                + "; nothing of its answer is returned");
-    }
-
-    private static Optional<Long> integral(JsonNumber n) {
-        try {
-            return Optional.of(n.value().longValueExact());
-        } catch (ArithmeticException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -15,8 +15,6 @@ import dev.postern.policy.model.LiveTools.Listing;
 import dev.postern.policy.model.UpstreamServer;
 import dev.postern.policy.model.UpstreamServer.EnvValue;
 import dev.postern.policy.model.UpstreamTool;
-import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.outcome.UpstreamCallOutcome;
 import dev.postern.policy.port.Cancellation;
@@ -149,20 +147,17 @@ final class Upstream {
         try {
             c = ready(cancellation);
         } catch (Unavailable e) {
-            return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE, e.getMessage());
+            return McpFailures.unavailable(e.getMessage());
         } catch (CancelledWaiting e) {
-            return new ExecutionFailure(FailureCode.CANCELLED, "the call was cancelled while upstream " + server.name()
-                    + " was starting; nothing was sent");
+            return McpFailures.cancelledWhileStarting(server);
         }
         UpstreamTool tool = permit.tool();
         LiveTool live = liveTools.get(tool.name());
         if (live == null) {
-            return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE, "upstream " + server.name()
-                    + " no longer lists the tool; nothing was sent");
+            return McpFailures.toolGone(server);
         }
         if (!live.pin().equals(tool.pin())) {
-            return new ExecutionFailure(FailureCode.UPSTREAM_UNAVAILABLE,
-                    "the tool's definition changed since the call was allowed; nothing was sent");
+            return McpFailures.pinChanged();
         }
         return new ToolCall(c, server, tool.name(), permit.arguments(), live.output(), cancellation, reports).run();
     }

@@ -3,7 +3,6 @@ package dev.postern.executor.ssh;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.model.SshHost;
 import dev.postern.policy.outcome.ExecutionFailure;
-import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.outcome.SshExitOutcome;
 import dev.postern.policy.port.ActionExecutor;
@@ -117,21 +116,12 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         Objects.requireNonNull(permit, "permit");
         Objects.requireNonNull(cancellation, "cancellation");
         if (closed.get()) {
-            return failure(FailureCode.EXECUTOR_FAILED, "the SSH executor is closed");
+            return SshFailures.closed();
         }
         if (cancellation.isCancelled()) {
-            return failure(FailureCode.CANCELLED, "cancelled before connecting");
+            return SshFailures.cancelledBeforeConnecting();
         }
-        return masked(located(attempt(permit, cancellation), permit.host()), SecretMask.of(credentials));
-    }
-
-    /** A failure's detail gains where the host is and who logs in (the agent's message names the host only). */
-    private static Outcome located(Outcome outcome, SshHost host) {
-        if (outcome instanceof ExecutionFailure f) {
-            String at = "host " + host.name() + " is " + host.user() + '@' + host.address() + ':' + host.port();
-            return f.withDetail(f.detail().isEmpty() ? at : at + "; " + f.detail());
-        }
-        return outcome;
+        return SshFailures.masked(SshFailures.located(attempt(permit, cancellation), permit.host()), SecretMask.of(credentials));
     }
 
     private Outcome attempt(AuthorizedSshCommand permit, Cancellation cancellation) {
@@ -139,25 +129,10 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return run(permit, cancellation);
         } catch (InterruptedIOException e) {
             Thread.currentThread().interrupt();
-            return failure(FailureCode.CANCELLED, "interrupted");
+            return SshFailures.interrupted();
         } catch (IOException | RuntimeException e) {
-            return failure(FailureCode.EXECUTOR_FAILED, "ssh: the session with " + permit.host().name() + " failed")
-                    .withDetail(ExecutionFailure.chain(e));
+            return SshFailures.sessionFailed(permit.host(), e);
         }
-    }
-
-    /** A remote command may print a credential (a password it was given, a key file it read): mask it. */
-    private static Outcome masked(Outcome outcome, SecretMask mask) {
-        if (outcome instanceof SshExitOutcome o) {
-            return new SshExitOutcome(o.host(), o.exitStatus(), o.exitSignal(),
-                    mask.mask(o.stdout(), o.stdoutTruncated()), o.stdoutTruncated(),
-                    mask.mask(o.stderr(), o.stderrTruncated()), o.stderrTruncated(),
-                    o.hostKeyFingerprint());
-        }
-        if (outcome instanceof ExecutionFailure f) {
-            return new ExecutionFailure(f.code(), mask.mask(f.message()), f.partial().map(p -> masked(p, mask)), mask.mask(f.detail()));
-        }
-        return outcome;
     }
 
     private Outcome run(AuthorizedSshCommand permit, Cancellation cancellation) throws IOException {
@@ -166,7 +141,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         try {
             identity = SshIdentity.resolve(host.auth(), credentials);
         } catch (CredentialUnavailableException e) {
-            return failure(FailureCode.CREDENTIAL_UNAVAILABLE, e.getMessage()).withDetail(e.detail());
+            return SshFailures.credentialUnavailable(e);
         }
         Deadline deadline = new Deadline(host.timeout());
         Attempt attempt = new Attempt();
@@ -181,7 +156,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         }
         if (lease == null) {
             return attempt.cancelled() ? cancelled("while waiting for a free session")
-                    : timeout(host, "waiting for one of the " + maxSessionsPerHost + " sessions to " + where(host) + " to free up");
+                    : SshFailures.noFreeSession(host, maxSessionsPerHost);
         }
         Outcome outcome = null;
         try {
@@ -218,12 +193,11 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         try {
             connect = client.connect(host.user(), host.address(), host.port(), AttributeRepository.ofKeyValuePair(TRUST, trust));
         } catch (IOException e) {
-            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host))
-                    .withDetail(ExecutionFailure.chain(e)));
+            return Optional.of(SshFailures.cannotConnect(host, e));
         }
         attempt.connecting(connect);
         if (!connect.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT)) {
-            return Optional.of(attempt.cancelled() ? cancelled("while connecting") : timeout(host, "connecting to " + where(host)));
+            return Optional.of(attempt.cancelled() ? cancelled("while connecting") : SshFailures.connectTimedOut(host));
         }
         if (connect.isConnected()) {
             lease.adopt(connect.getSession());
@@ -232,8 +206,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             return Optional.of(cancelled("while connecting"));
         }
         if (!connect.isConnected()) {
-            return Optional.of(failure(FailureCode.CONNECT_FAILED, "ssh: cannot connect to " + where(host)
-                    + " (refused, unreachable, or its name does not resolve)").withDetail(describe(connect.getException())));
+            return Optional.of(SshFailures.notConnected(host, connect.getException()));
         }
         ClientSession session = connect.getSession();
         attempt.session(session);
@@ -242,18 +215,16 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         boolean done = auth.await(deadline.remaining(), CancelOption.CANCEL_ON_TIMEOUT);
         // The key exchange precedes authentication, so a refused host key shows up here first.
         if (trust.rejected()) {
-            return Optional.of(failure(FailureCode.HOST_KEY_REJECTED, "ssh: the host key of " + where(host)
-                    + " is not the one configured (known_hosts or pinned fingerprint); nothing was sent"));
+            return Optional.of(SshFailures.hostKeyRejected(host));
         }
         if (attempt.cancelled()) {
             return Optional.of(cancelled("while authenticating"));
         }
         if (!done) {
-            return Optional.of(timeout(host, "authenticating to " + where(host)));
+            return Optional.of(SshFailures.authTimedOut(host));
         }
         if (!auth.isSuccess()) {
-            return Optional.of(failure(FailureCode.AUTH_FAILED, "ssh: " + where(host) + " refused the configured "
-                    + (identity instanceof SshIdentity.KeyIdentity ? "key" : "password")));
+            return Optional.of(SshFailures.authFailed(host, identity instanceof SshIdentity.KeyIdentity));
         }
         return Optional.empty();
     }
@@ -307,14 +278,13 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         }
         if (!opened) {
             Attempt.Stopped stopped = settled(Attempt.stop(channel, open, session));
-            return Optional.of(timeout(host, "opening an exec channel on " + where(host) + "; " + stopped.describe()));
+            return Optional.of(SshFailures.channelTimedOut(host, stopped));
         }
         if (!open.isOpened()) {
             if (pooled) {
                 return Optional.empty();
             }
-            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: " + where(host) + " refused the exec channel")
-                    .withDetail(describe(open.getException())));
+            return Optional.of(SshFailures.channelRefused(host, open.getException()));
         }
         // The channel's input stays open: its end tells the stop-wrapper to stop the command (the command itself reads /dev/null).
         Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), deadline.remaining());
@@ -326,15 +296,12 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
             SshExitOutcome readSoFar = new SshExitOutcome(host.name(), OptionalInt.empty(), Optional.empty(),
                     stdout.bytes(), stdout.truncated(), stderr.bytes(), stderr.truncated(), fingerprint);
             Attempt.Stopped stopped = settled(Attempt.stop(channel, open, session));
-            return Optional.of(new ExecutionFailure(FailureCode.TIMEOUT, timeoutMessage(host,
-                    "waiting for the command to exit (read " + stdout.seen() + " stdout and " + stderr.seen()
-                            + " stderr bytes); " + stopped.describe()), Optional.of(readSoFar)));
+            return Optional.of(SshFailures.commandTimedOut(host, readSoFar, stdout.seen(), stderr.seen(), stopped));
         }
         Integer status = channel.getExitStatus();
         String signal = channel.getExitSignal();
         if (status == null && signal == null) {
-            return Optional.of(failure(FailureCode.EXECUTOR_FAILED, "ssh: the channel on " + where(host)
-                    + " closed without an exit status or signal"));
+            return Optional.of(SshFailures.noExitStatus(host));
         }
         return Optional.of(new SshExitOutcome(host.name(),
                 status == null ? OptionalInt.empty() : OptionalInt.of(status),
@@ -352,7 +319,7 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
                 pool.close();
                 client.stop();
             } catch (RuntimeException e) {
-                System.err.println("ssh executor: stopping the client failed: " + describe(e));
+                System.err.println("ssh executor: stopping the client failed: " + SshFailures.describe(e));
             }
         }
     }
@@ -361,16 +328,6 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         SessionTrust trust = session.getConnectionContext() == null ? null : session.getConnectionContext().getAttribute(TRUST);
         // A session this executor did not open has no rule, and a key without a rule is refused.
         return trust != null && trust.verify(session, remote, key);
-    }
-
-    /** The host as a message names it: its configured name only (its address and user go to the detail, {@link #located}). */
-    private static String where(SshHost host) {
-        return host.name();
-    }
-
-    /** An exception chain for a failure's detail or stderr, never for a message the agent reads. */
-    private static String describe(Throwable e) {
-        return e == null ? "unknown error" : ExecutionFailure.chain(e);
     }
 
     /**
@@ -388,26 +345,14 @@ public final class SshActionExecutor implements ActionExecutor<AuthorizedSshComm
         }
     }
 
-    private static ExecutionFailure timeout(SshHost host, String phase) {
-        return failure(FailureCode.TIMEOUT, timeoutMessage(host, phase));
-    }
-
-    private static String timeoutMessage(SshHost host, String phase) {
-        return "ssh: no answer within " + host.timeout().toMillis() + " ms while " + phase;
-    }
-
     /** A cancellation that may have found a command to stop: says what stopping it achieved. */
     private static ExecutionFailure cancelled(String phase, Attempt attempt) throws InterruptedIOException {
         CompletableFuture<Attempt.Stopped> stopping = attempt.stopped();
-        return cancelled(stopping == null ? phase : phase + "; " + settled(stopping).describe());
+        return SshFailures.cancelled(phase, stopping == null ? null : settled(stopping));
     }
 
     private static ExecutionFailure cancelled(String phase) {
-        return failure(FailureCode.CANCELLED, "ssh: cancelled " + phase);
-    }
-
-    private static ExecutionFailure failure(FailureCode code, String message) {
-        return new ExecutionFailure(code, message);
+        return SshFailures.cancelled(phase);
     }
 
     /** One call's time budget, shared by its phases. Not thread-safe; used by the calling thread. */
