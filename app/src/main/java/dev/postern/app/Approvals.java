@@ -34,8 +34,12 @@ import java.util.concurrent.TimeoutException;
  * The approval step of a tool call whose decision is {@link Decision.ApprovalRequired} (DESIGN §5,
  * "Approval"): asks a human through the route the protocol layer found and turns the answer into the
  * permit (only for an explicit approval of exactly that action) or into a final denial with an
- * {@code approval.*} rule; every question and answer goes to the decisions journal. Nothing is
- * remembered between calls except the stateless era's used requestStates. Thread-safe.
+ * {@code approval.*} rule; every question and answer goes to the decisions journal. Which channel
+ * may answer is the rule's ({@link ApprovalChannels}): the client's own elicitation, exactly as before
+ * channels existed ({@code client}); the page and the terminal through {@link LocalApprovals}, the
+ * client at most told the page's URL ({@code local}); or the first of both ({@code any}). Nothing is
+ * remembered between calls except the stateless era's used requestStates and, in URL mode, the held
+ * action each unexpired requestState waits on. Thread-safe.
  */
 final class Approvals {
     /** The key of Postern's one entry in {@code inputRequests} and {@code inputResponses}. */

@@ -128,6 +128,34 @@ class ExplainCommandTest {
     }
 
     @Test
+    void anSshCommandWhoseConfirmNamesAChannelIsAnsweredByThatChannelNotTheSessions() throws Exception {
+        Files.writeString(config, Files.readString(config)
+                .replace("\"journal\":", "\"session\": { \"approval\": \"client\" },\n  \"journal\":")
+                .replace("{ \"name\": \"tail\", \"argv\"", "{ \"name\": \"tail\", \"confirm\": \"local\", \"argv\""));
+        CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/app.log\"}}");
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule ssh.command:web.tail"), run.toString());
+        assertTrue(run.out().contains("  answered by: local (the loopback approval page or postern approvals"), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void aSqlStatementWhoseConfirmNamesAChannelIsAnsweredByThatChannel() throws Exception {
+        Files.writeString(config, """
+                { "session": { "approval": "local" },
+                  "journal": { "directory": "./journal" },
+                  "credentials": { "shop-db": { "env": "POSTERN_EXPLAIN_TEST_UNSET_VARIABLE" } },
+                  "sql": { "databases": [
+                    { "name": "shop", "host": "127.0.0.1", "database": "shop", "user": "agent", "password": "shop-db",
+                      "tls": { "mode": "disable" }, "allowPrivateAddresses": true,
+                      "statements": [ { "name": "cancel", "readOnly": false, "confirm": "client",
+                        "sql": "UPDATE orders SET status = 'x' WHERE id = :id", "params": { "id": { "type": "integer" } } } ] } ] } }
+                """);
+        CliRun run = explain("sql_query", "{\"database\":\"shop\",\"statement\":\"cancel\",\"args\":{\"id\":7}}");
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule sql.statement:shop.cancel"), run.toString());
+        assertTrue(run.out().contains("  answered by: client (the MCP client's own elicitation"), run.out());
+    }
+
+    @Test
     void aPermittedSshCallShowsTheQuotedCommandLineWithoutConnecting() {
         CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/it's.log\"}}");
 
