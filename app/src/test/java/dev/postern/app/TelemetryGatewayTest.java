@@ -64,13 +64,18 @@ class TelemetryGatewayTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 
     private GatewayConfig config(URI endpoint) throws IOException {
+        return config(endpoint, Duration.ofMillis(300));
+    }
+
+    /** {@code timeout} per export: short where the collector fails on purpose, generous where every record must arrive. */
+    private GatewayConfig config(URI endpoint, Duration timeout) throws IOException {
         Path token = dir.resolve("otel-token");
         Files.writeString(token, "Bearer " + SECRET + "\n", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
         CredentialRef ref = new CredentialRef("otel-token");
         TelemetrySettings telemetry = new TelemetrySettings(endpoint, Map.of("Authorization", ref), "postern-test",
                 Map.of("deployment.environment.name", "test"),
-                Set.of(TelemetrySettings.Signal.TRACES, TelemetrySettings.Signal.METRICS, TelemetrySettings.Signal.LOGS), Duration.ofMillis(300), 64);
+                Set.of(TelemetrySettings.Signal.TRACES, TelemetrySettings.Signal.METRICS, TelemetrySettings.Signal.LOGS), timeout, 64);
         return new GatewayConfig(dir.resolve("postern.json"), SessionHarness.policy(), 1 << 20, 4, dir.resolve("journal"),
                 GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(ref, new CredentialSource.File(token)), Optional.empty(),
                 // Log records are the journal's rows as written: with redaction they hold digests, not argument values.
@@ -115,7 +120,7 @@ class TelemetryGatewayTest {
     @Test
     void aDeniedAndAnAllowedCallAreServerSpansParentedToTheClientsTraceparentWithThePolicysDecision() throws Exception {
         try (OtlpReceiver receiver = OtlpReceiver.start(OtlpReceiver.Mode.ANSWER)) {
-            List<JsonNode> answers = run(config(receiver.endpoint()), SessionHarness.INIT + SessionHarness.INITIALIZED
+            List<JsonNode> answers = run(config(receiver.endpoint(), Duration.ofSeconds(10)), SessionHarness.INIT + SessionHarness.INITIALIZED
                     + call(2, "http://127.0.0.1:9/v1/allowed-VALUE-4411?q=query-VALUE-8855", ALLOWED_TRACE, ALLOWED_PARENT)
                     + call(3, "http://127.0.0.1:9/private/denied-VALUE-5522", DENIED_TRACE, DENIED_PARENT)
                     + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\",\"arguments\":{\"url\":\"schema-VALUE-6633\"}}}\n"

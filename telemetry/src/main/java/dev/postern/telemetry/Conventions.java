@@ -19,6 +19,13 @@ final class Conventions {
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
     static final AttributeKey<String> NETWORK_TRANSPORT = AttributeKey.stringKey("network.transport");
 
+    static final AttributeKey<String> HTTP_REQUEST_METHOD = AttributeKey.stringKey("http.request.method");
+    static final AttributeKey<String> HTTP_REQUEST_METHOD_ORIGINAL = AttributeKey.stringKey("http.request.method_original");
+    static final AttributeKey<Long> HTTP_RESPONSE_STATUS_CODE = AttributeKey.longKey("http.response.status_code");
+    static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+    static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
+    static final AttributeKey<String> URL_SCHEME = AttributeKey.stringKey("url.scheme");
+
     static final AttributeKey<String> POSTERN_DECISION = AttributeKey.stringKey("postern.decision");
     static final AttributeKey<String> POSTERN_RULE = AttributeKey.stringKey("postern.rule");
     static final AttributeKey<String> POSTERN_STAGE = AttributeKey.stringKey("postern.stage");

@@ -141,7 +141,7 @@ public final class OtlpTelemetry implements Telemetry {
                 .setAttribute(Conventions.NETWORK_TRANSPORT, Conventions.PIPE);
         request.id().ifPresent(id -> builder.setAttribute(Conventions.JSONRPC_REQUEST_ID, id));
         io.opentelemetry.api.trace.Span span = builder.startSpan();
-        return new McpServerSpan(span, instruments, method, start);
+        return new McpServerSpan(span, instruments, method, start, tracer);
     }
 
     @Override

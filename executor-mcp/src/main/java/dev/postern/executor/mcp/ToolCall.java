@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import dev.postern.policy.port.CallTrace;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,6 +44,8 @@ final class ToolCall {
     private final Optional<SchemaValidator.Check> output;
     private final Cancellation cancellation;
     private final UpstreamReports reports;
+    /** The JSON-RPC error code the upstream answered with, if it did. */
+    private OptionalInt rpcError = OptionalInt.empty();
 
     ToolCall(Connection connection, UpstreamServer server, String tool, JsonObject arguments, Optional<SchemaValidator.Check> output,
             Cancellation cancellation, UpstreamReports reports) {
@@ -61,10 +65,37 @@ final class ToolCall {
         params.put("arguments", arguments);
         ProgressSink sink = cancellation.progress();
         Optional<JsonString> token = Optional.empty();
+        LinkedHashMap<String, JsonValue> meta = new LinkedHashMap<>();
         if (sink != ProgressSink.NONE) {
             token = Optional.of(new JsonString("postern-progress-" + TOKENS.incrementAndGet()));
-            params.put("_meta", new JsonObject(Map.of("progressToken", token.get())));
+            meta.put("progressToken", token.get());
         }
+        // A CLIENT span of the call's trace; its W3C context travels in the request's _meta (SEP-414).
+        CallTrace.Client span = cancellation.trace().client(new CallTrace.Mcp("tools/call", tool, server.name()));
+        span.context().ifPresent(c -> {
+            meta.put("traceparent", new JsonString(c.traceparent()));
+            c.tracestate().ifPresent(state -> meta.put("tracestate", new JsonString(state)));
+        });
+        if (!meta.isEmpty()) {
+            params.put("_meta", new JsonObject(meta));
+        }
+        Outcome outcome = send(id, params, sink, token);
+        span.ended(traced(outcome));
+        return outcome;
+    }
+
+    /** What the CLIENT span says of {@code outcome}: a JSON-RPC error's code, {@code tool_error} for a result with isError, or the failure code. */
+    private CallTrace.Result traced(Outcome outcome) {
+        if (outcome instanceof UpstreamCallOutcome r) {
+            return new CallTrace.Result(OptionalInt.empty(), r.upstreamError() ? Optional.of("tool_error") : Optional.empty());
+        }
+        if (outcome instanceof ExecutionFailure f) {
+            return new CallTrace.Result(rpcError, Optional.of(rpcError.isPresent() ? Integer.toString(rpcError.getAsInt()) : f.code().name()));
+        }
+        return new CallTrace.Result(OptionalInt.empty(), Optional.empty());
+    }
+
+    private Outcome send(long id, LinkedHashMap<String, JsonValue> params, ProgressSink sink, Optional<JsonString> token) {
         CompletableFuture<Response> answer;
         try {
             answer = connection.register(id);
@@ -130,6 +161,10 @@ final class ToolCall {
             if (code.isEmpty() || !(code.get() instanceof JsonNumber n) || integral(n).isEmpty() || text.isEmpty()) {
                 reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
                 return protocolError("its error response is not a well-formed JSON-RPC error");
+            }
+            long c = integral(n).get();
+            if (c >= Integer.MIN_VALUE && c <= Integer.MAX_VALUE) {
+                rpcError = OptionalInt.of((int) c);
             }
             String shown = StderrPump.printable(connection.mask().mask(text.get()));
             if (shown.length() > MAX_ERROR_MESSAGE) {

@@ -111,6 +111,11 @@ public interface Telemetry extends AutoCloseable {
         default void executed(Optional<String> failureCode) {
         }
 
+        /** Where the executor's outbound requests become CLIENT spans, children of this one. */
+        default CallTrace calls() {
+            return CallTrace.NONE;
+        }
+
         /** The answer was rendered: the span ends. */
         default void answered(Answer answer) {
         }
