@@ -232,7 +232,7 @@ public final class StdioSession {
             release();
             admitted.acquire();
         }
-        Running running = new Running(progressOf(e));
+        Running running = new Running(progressOf(e), mcp.span(e.id()).calls());
         inFlight.put(e.id(), running);
         try {
             workers.execute(() -> perform(e, running, answer));
@@ -485,8 +485,8 @@ public final class StdioSession {
         final Cancellation cancellation;
         volatile boolean byClient;
 
-        Running(dev.postern.policy.port.ProgressSink progress) {
-            this.cancellation = new Cancellation(progress);
+        Running(dev.postern.policy.port.ProgressSink progress, dev.postern.policy.port.CallTrace trace) {
+            this.cancellation = new Cancellation(progress, trace);
         }
     }
 

@@ -22,6 +22,7 @@ public final class ConfigDefaults {
     public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
     public static final String HTTP_ON_OVERSIZE_RESPONSE = "truncate";
     public static final boolean HTTP_ALLOW_PRIVATE_ADDRESSES = false;
+    public static final boolean HTTP_PROPAGATE_TRACE_CONTEXT = false;
     public static final String TRUST_STORE_TYPE = "PKCS12";
     public static final int SSH_PORT = 22;
     public static final long SSH_TIMEOUT_SECONDS = 30;
@@ -67,6 +68,7 @@ public final class ConfigDefaults {
             Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
             Map.entry(HTTP_TARGET + "onOversizeResponse", HTTP_ON_OVERSIZE_RESPONSE),
             Map.entry(HTTP_TARGET + "allowPrivateAddresses", HTTP_ALLOW_PRIVATE_ADDRESSES),
+            Map.entry(HTTP_TARGET + "propagateTraceContext", HTTP_PROPAGATE_TRACE_CONTEXT),
             Map.entry(HTTP_TARGET + "trustStore/properties/type", TRUST_STORE_TYPE),
             Map.entry(SSH_HOST + "port", SSH_PORT),
             Map.entry(SSH_HOST + "timeoutSeconds", SSH_TIMEOUT_SECONDS),

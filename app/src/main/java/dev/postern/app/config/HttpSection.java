@@ -116,7 +116,8 @@ public final class HttpSection implements KindSection<HttpTarget> {
                     onOversize,
                     new LinkedHashSet<>(confirm),
                     Fields.rateLimit(t),
-                    tool);
+                    tool,
+                    t.path("propagateTraceContext").asBoolean(ConfigDefaults.HTTP_PROPAGATE_TRACE_CONTEXT));
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

@@ -51,6 +51,7 @@ class ConfigDefaultsTest {
             new ReadmeEntry("`http.targets[]`", "`onOversizeResponse`", HTTP_TARGET + "onOversizeResponse"),
             new ReadmeEntry("`http.targets[]`", "`allowPrivateAddresses`", HTTP_TARGET + "allowPrivateAddresses"),
             new ReadmeEntry("`http.targets[]`", "`trustStore`", HTTP_TARGET + "trustStore/properties/type"),
+            new ReadmeEntry("`http.targets[]`", "`propagateTraceContext`", HTTP_TARGET + "propagateTraceContext"),
             new ReadmeEntry("`ssh.hosts[]`", "`port`", SSH_HOST + "port"),
             new ReadmeEntry("`ssh.hosts[]`", "`timeoutSeconds`", SSH_HOST + "timeoutSeconds"),
             new ReadmeEntry("`ssh.hosts[]`", "`maxOutputBytes`", SSH_HOST + "maxOutputBytes"),

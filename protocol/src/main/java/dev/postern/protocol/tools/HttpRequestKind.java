@@ -256,6 +256,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
             }
             RateLimitShown.toOperator(b, t);
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "");
+            b.append(t.propagateTraceContext() ? ", trace context sent (traceparent)" : "");
             t.tool().ifPresent(tool -> b.append(", also as tool ").append(tool.name()));
             b.append('\n');
         }
