@@ -43,7 +43,7 @@ final class ConfigRefusal {
         CatalogRefused refused = new CatalogRefused(message, ConfigGate.data(invalid));
         McpServer mcp = new McpServer(() -> {
             throw refused;
-        }, new ServerInfo("postern", Version.current()), GatewayConfig.DEFAULT_MAX_FRAME_BYTES);
+        }, new ServerInfo("postern", Version.current()), McpServer.Limits.frames(GatewayConfig.DEFAULT_MAX_FRAME_BYTES));
         Optional<String> line = nextAnswer(new FrameReader(in, GatewayConfig.DEFAULT_MAX_FRAME_BYTES), mcp, refused, diagnostics);
         if (line.isPresent()) {
             try {

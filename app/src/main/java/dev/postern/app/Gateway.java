@@ -37,6 +37,7 @@ import dev.postern.policy.port.ActionExecutor;
 import dev.postern.policy.port.AuditJournal;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
+import dev.postern.policy.port.JournalObserver;
 import dev.postern.policy.port.SecretMask;
 import dev.postern.policy.port.Telemetry;
 import dev.postern.protocol.mcp.CatalogRefused;
@@ -152,9 +153,17 @@ public final class Gateway {
                     + (e instanceof CredentialUnavailableException c ? c.detail() : e.getMessage()) + "; nothing started"));
             return invalid.isPresent() ? ExitStatus.CONFIG_ERROR : ExitStatus.STARTUP_FAILED;
         }
+        // Telemetry first, so the journal's session start row is already a log record; it closes last, after the end row.
+        try (Telemetry telemetry = telemetry(config, diagnostics)) {
+            return serve(deferred, gate, config, signer, credentials, telemetry, in, protocolOut, diagnostics);
+        }
+    }
+
+    private static ExitStatus serve(ConfigLoader.Deferred deferred, ConfigGate gate, GatewayConfig config, Optional<CheckpointSigner> signer,
+            CredentialStore credentials, Telemetry telemetry, InputStream in, OutputStream protocolOut, PrintStream diagnostics) {
         FileAuditJournal journal;
         try {
-            journal = journal(config, signer, credentials, diagnostics);
+            journal = journal(config, signer, credentials, telemetry.journal(), diagnostics);
         } catch (IOException e) {
             // An invalid config is reported as such (status 4), as when it was checked before the journal.
             Optional<String> invalid = gate.problem();
@@ -174,22 +183,22 @@ public final class Gateway {
         ExitStatus status;
         try (journal) {
             status = run(config, journal, List.of(), ToolResults.DEFAULT_MAX_RESULT_BYTES, checkedCatalog,
-                    approvals(config, journal, Clock.systemUTC()), in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
+                    approvals(config, journal, Clock.systemUTC(), diagnostics), telemetry, in, gate.startingAfterFirstFlush(protocolOut), diagnostics, session -> {
                         session.onClient(c -> journal.sessionClient(c.name(), c.version(), c.era().name().toLowerCase(Locale.ROOT),
                                 c.protocolVersion()));
                         session.onOutputBroken(() -> {
-                            journal.sessionEnded(ExitStatus.OUTPUT_BROKEN.name());
+                            journal.sessionEnded(ExitStatus.OUTPUT_BROKEN.name(), dropped(config, telemetry));
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.OUTPUT_BROKEN.code());
                         });
                         // The reader may be blocked on stdin: end the process from the worker, journals flushed.
                         session.onFatal(() -> {
-                            journal.sessionEnded(ExitStatus.INTERNAL_ERROR.name());
+                            journal.sessionEnded(ExitStatus.INTERNAL_ERROR.name(), dropped(config, telemetry));
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
                         });
                     });
-            journal.sessionEnded(status.name());
+            journal.sessionEnded(status.name(), dropped(config, telemetry));
         } catch (CatalogRefused e) {
             status = ExitStatus.CONFIG_ERROR;
         }
@@ -208,7 +217,7 @@ public final class Gateway {
      */
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes, long maxResultBytes,
             InputStream in, OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
-        return run(config, journal, substitutes, maxResultBytes, approvals(config, journal, Clock.systemUTC()),
+        return run(config, journal, substitutes, maxResultBytes, approvals(config, journal, Clock.systemUTC(), diagnostics),
                 in, protocolOut, diagnostics, process);
     }
 
@@ -224,8 +233,22 @@ public final class Gateway {
      * may take ({@code session.approvalTimeoutSeconds}), questions and answers in {@code journal}.
      */
     static Approvals approvals(GatewayConfig config, AuditJournal journal, Clock clock) {
+        return approvals(config, journal, clock, System.err);
+    }
+
+    /**
+     * As above, answered by the config's approval channels; where a rule may be answered locally, the
+     * process's held actions, their loopback page (started at the first one) and their files for
+     * {@code postern approvals} in the journal directory, with the one-line notice of each on {@code diagnostics}.
+     */
+    static Approvals approvals(GatewayConfig config, AuditJournal journal, Clock clock, PrintStream diagnostics) {
+        LocalApprovals held = new LocalApprovals(clock);
+        ApprovalPage page = new ApprovalPage(held, diagnostics);
+        held.listen(page);
+        ApprovalFiles.watch(held, config.journalDirectory(), diagnostics);
         return new Approvals(RequestStateCodec.withFreshKey(config.approvalTimeout(), clock, RequestStateCodec.DEFAULT_MAX_REDEEMED),
-                config.approvalTimeout(), journal);
+                config.approvalTimeout(), journal, config.approvalChannels(),
+                Optional.of(new Approvals.Local(held, page, diagnostics)));
     }
 
     /**
@@ -235,9 +258,25 @@ public final class Gateway {
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
-        try (Telemetry telemetry = telemetry(config, diagnostics);
-                Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
-                new Registration.Surroundings(journal, diagnostics));
+        try (Telemetry telemetry = telemetry(config, diagnostics)) {
+            return run(config, journal, substitutes, maxResultBytes, catalog, approvals, telemetry, in, protocolOut, diagnostics, process);
+        }
+    }
+
+    /**
+     * As above, reporting to {@code telemetry}, which the caller opened (and observes {@code journal}
+     * with, if it wants the rows as log records) and closes.
+     */
+    static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
+            long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, Telemetry telemetry, InputStream in,
+            OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
+        // What an upstream sends that is not passed on: a decisions row, and a count in telemetry.
+        UpstreamReports reports = (server, reason, sha256, bytes) -> {
+            journal.dropped(server, reason, sha256, bytes);
+            telemetry.upstreamDropped(server, reason);
+        };
+        try (Dispatcher dispatcher = dispatcher(config, credentials(config), substitutes,
+                new Registration.Surroundings(reports, diagnostics));
                 RateLimits rateLimits = RateLimits.shared(config.policy(), config.journalDirectory(), diagnostics)) {
             // Kinds whose tools only their servers know: their executors list them once the session serves.
             List<Registration<?>> discovering = KINDS.stream().filter(Registration::toolSource)
@@ -246,7 +285,7 @@ public final class Gateway {
                     .<Allowance>flatMap(r -> config.policy().allowances(r.kind().allowanceType()).stream()).toList();
             LiveCatalog live = new LiveCatalog(catalog, awaited, startWait(config),
                     listener -> discovering.forEach(r -> dispatcher.startSource(r.kind().permitType(), listener)));
-            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), config.maxFrameBytes(), maxResultBytes);
+            McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), new McpServer.Limits(config.maxFrameBytes(), maxResultBytes));
             if (!awaited.isEmpty()) {
                 mcp.announceListChanges();
             }
@@ -266,7 +305,12 @@ public final class Gateway {
         }
     }
 
-    /** Export of traces and metrics when the config has a {@code telemetry} section; off (no adapter class loaded) otherwise. */
+    /** With a {@code telemetry} section, how many records telemetry has dropped so far, for the session's end row. */
+    private static java.util.OptionalLong dropped(GatewayConfig config, Telemetry telemetry) {
+        return config.telemetry().isPresent() ? java.util.OptionalLong.of(telemetry.dropped()) : java.util.OptionalLong.empty();
+    }
+
+    /** Export of traces, metrics and logs when the config has a {@code telemetry} section; off (no adapter class loaded) otherwise. */
     static Telemetry telemetry(GatewayConfig config, PrintStream diagnostics) {
         return config.telemetry().isEmpty() ? Telemetry.OFF
                 : TelemetryExport.start(config.telemetry().get(), credentials(config), diagnostics);
@@ -327,8 +371,9 @@ public final class Gateway {
 
     /** The journal for one session of this process: its settings from the config, a session row at each end. */
     static FileAuditJournal journal(GatewayConfig config, Optional<CheckpointSigner> signer, CredentialStore credentials,
-            PrintStream diagnostics) throws IOException {
+            JournalObserver observer, PrintStream diagnostics) throws IOException {
         return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
+                .observedBy(observer)
                 .withSigner(signer)
                 .withSession(SessionFacts.of(config.file(), config.fileSha256(), Version.current()))
                 .redactingArguments(config.journalRedactArguments())
@@ -340,8 +385,14 @@ public final class Gateway {
      * credentials masked, but no session rows and no checkpoints (those belong to a gateway process).
      */
     static FileAuditJournal journal(GatewayConfig config, PrintStream diagnostics) throws IOException {
+        return journal(config, JournalObserver.NONE, diagnostics);
+    }
+
+    /** As above, each row told to {@code observer} once written (a test's telemetry). */
+    static FileAuditJournal journal(GatewayConfig config, JournalObserver observer, PrintStream diagnostics) throws IOException {
         CredentialStore credentials = credentials(config);
         return FileAuditJournal.open(config.journalDirectory(), JournalSettings.rotatingAt(config.journalRotateBytes())
+                .observedBy(observer)
                 .redactingArguments(config.journalRedactArguments())
                 .masking(() -> SecretMask.of(credentials)), diagnostics, journalRows());
     }

@@ -71,6 +71,8 @@ public final class StdioSession {
     private final ExecutorService workers;
     private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
+    /** Completed at end of input: calls waiting for the page or the terminal end then, as those waiting for the client do. */
+    private final java.util.concurrent.CompletableFuture<Void> inputEnded = new java.util.concurrent.CompletableFuture<>();
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
     private volatile Consumer<ClientFacts> onClient = c -> { };
@@ -138,6 +140,7 @@ public final class StdioSession {
                 if (read instanceof EndOfInput) {
                     // No answer can come any more: calls waiting for a human end now (approval.timeout).
                     mcp.serverRequests().endAll();
+                    inputEnded.complete(null);
                     drain(EOF_GRACE);
                     return fatal ? ExitStatus.INTERNAL_ERROR : isBroken() ? ExitStatus.OUTPUT_BROKEN : ExitStatus.OK;
                 }
@@ -229,7 +232,7 @@ public final class StdioSession {
             release();
             admitted.acquire();
         }
-        Running running = new Running(progressOf(e));
+        Running running = new Running(progressOf(e), mcp.span(e.id()).calls());
         inFlight.put(e.id(), running);
         try {
             workers.execute(() -> perform(e, running, answer));
@@ -288,8 +291,18 @@ public final class StdioSession {
         Place place = new Place();
         try {
             VirtualMachineError[] executorFatal = new VirtualMachineError[1];
-            ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(),
-                    (params, timeout, c) -> ask(params, timeout, c, place));
+            ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(), new Approvals.Elicitor() {
+                @Override
+                public Approvals.Asked ask(ObjectNode params, Duration timeout, Cancellation c) {
+                    return StdioSession.this.ask(params, timeout, c, place);
+                }
+
+                @Override
+                public Approvals.Asked await(Optional<ObjectNode> question, boolean replyEnds,
+                        java.util.concurrent.CompletableFuture<?> local, Duration timeout, Cancellation c) {
+                    return StdioSession.this.await(question, replyEnds, local, timeout, c, place);
+                }
+            }, mcp.client().map(f -> f.name() + " " + f.version()).orElse("an MCP client"));
             line = calls.call(call.action(), call.frameSha256(), cancellation, asking, mcp.span(call.id()),
                     new ToolCallService.Answers<String>() {
                 @Override
@@ -399,6 +412,65 @@ public final class StdioSession {
         }
     }
 
+    /**
+     * Waits for a held action ({@code local}) with the call's admitted place given back, as {@link #ask}
+     * does, putting {@code question} to the client meanwhile when present: its reply ends the wait only
+     * when {@code replyEnds}. When {@code local} completes first, an unanswered question is withdrawn
+     * (URL mode: {@code notifications/elicitation/complete}; form: {@code notifications/cancelled}).
+     * End of input ends the wait.
+     */
+    private Approvals.Asked await(Optional<ObjectNode> question, boolean replyEnds, java.util.concurrent.CompletableFuture<?> local,
+            Duration timeout, Cancellation cancellation, Place place) {
+        if (!place.startWaiting()) {
+            return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
+        }
+        java.util.concurrent.CompletableFuture<Object> stop = new java.util.concurrent.CompletableFuture<>();
+        local.whenComplete((v, e) -> stop.complete(LOCAL));
+        cancellation.onCancel(() -> stop.complete(CANCELLED));
+        inputEnded.whenComplete((v, e) -> stop.complete(ENDED));
+        ServerRequests.Pending pending = question.isPresent() ? mcp.serverRequests().open() : null;
+        if (pending != null) {
+            pending.reply().whenComplete((reply, e) -> {
+                if (e == null && replyEnds) {
+                    stop.complete(reply);
+                } else if (e != null) {
+                    stop.complete(ENDED);
+                }
+            });
+            emit(mcp.renderServerRequest(pending.id(), "elicitation/create", question.get()));
+        }
+        Object why;
+        try {
+            why = stop.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            why = TIMED_OUT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            why = ENDED;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a stop signal never fails", e);
+        }
+        if (pending != null && !(why instanceof ServerRequests.Reply)) {
+            boolean unanswered = !pending.reply().isDone();
+            mcp.serverRequests().end(pending.id());
+            if (why != ENDED && question.get().path("mode").asText().equals("url")) {
+                emit(mcp.renderElicitationComplete(question.get().get("elicitationId").asText()));
+            } else if (unanswered && why != ENDED) {
+                emit(mcp.renderCancelServerRequest(pending.id(), "Postern no longer waits for this answer"));
+            }
+        }
+        if (why instanceof ServerRequests.Reply reply) {
+            return new Approvals.Asked.Replied(reply);
+        }
+        return why == LOCAL ? new Approvals.Asked.Settled() : why == CANCELLED ? new Approvals.Asked.Cancelled()
+                : why == TIMED_OUT ? new Approvals.Asked.TimedOut() : new Approvals.Asked.Ended();
+    }
+
+    private static final Object LOCAL = "local";
+    private static final Object CANCELLED = "cancelled";
+    private static final Object ENDED = "ended";
+    private static final Object TIMED_OUT = "timed out";
+
     private String internalError(Inbound.Execute call, Throwable e) {
         diagnostics.println("postern: internal error on a tool call: " + e);
         return mcp.errorLine(call.id(), ErrorCode.INTERNAL_ERROR, "internal error");
@@ -413,8 +485,8 @@ public final class StdioSession {
         final Cancellation cancellation;
         volatile boolean byClient;
 
-        Running(dev.postern.policy.port.ProgressSink progress) {
-            this.cancellation = new Cancellation(progress);
+        Running(dev.postern.policy.port.ProgressSink progress, dev.postern.policy.port.CallTrace trace) {
+            this.cancellation = new Cancellation(progress, trace);
         }
     }
 

@@ -33,6 +33,6 @@ final class TelemetryExport {
         }
         return OtlpTelemetry.start(new OtlpSettings(settings.endpoint(), headers, settings.serviceName(), Version.current(),
                 settings.resourceAttributes(), settings.exports(TelemetrySettings.Signal.TRACES),
-                settings.exports(TelemetrySettings.Signal.METRICS), settings.timeout(), settings.maxQueue()), diagnostics);
+                settings.exports(TelemetrySettings.Signal.METRICS), settings.exports(TelemetrySettings.Signal.LOGS), settings.timeout(), settings.maxQueue()), diagnostics);
     }
 }

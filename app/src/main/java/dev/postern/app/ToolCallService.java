@@ -67,11 +67,17 @@ public final class ToolCallService {
     }
 
     /** How a call came in, for the approval step: the tool's name and how its client can be asked. */
-    public record Asking(String tool, ApprovalRoute route, Approvals.Elicitor elicitor) {
+    public record Asking(String tool, ApprovalRoute route, Approvals.Elicitor elicitor, String client) {
         public Asking {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(route, "route");
             Objects.requireNonNull(elicitor, "elicitor");
+            Objects.requireNonNull(client, "client");
+        }
+
+        /** A call from a client whose name is not known. */
+        public Asking(String tool, ApprovalRoute route, Approvals.Elicitor elicitor) {
+            this(tool, route, elicitor, "an MCP client");
         }
 
         /** A call whose client cannot be asked: a confirm rule ends it approval.unsupported. */
@@ -156,8 +162,8 @@ public final class ToolCallService {
         Effects e = effects.orElseThrow(() -> new IllegalStateException("this service only explains"));
         Decision decision = engine.decide(action);
         if (decision instanceof Decision.ApprovalRequired held) {
-            Approvals.Step step = e.approvals().settle(held.pending(), asking.tool(), asking.route(), asking.elicitor(),
-                    cancellation, frameSha256);
+            Approvals.Step step = e.approvals().settle(held.pending(), asking.tool(), asking.client(), asking.route(),
+                    asking.elicitor(), cancellation, frameSha256);
             span.approval(step instanceof Approvals.Step.Granted ? "approved"
                     : step instanceof Approvals.Step.Refused refused ? refused.deny().rule()
                     : step instanceof Approvals.Step.InputRequired ? "input_required" : "capability_missing");

@@ -75,6 +75,40 @@ final class ApprovalLiveSession implements AutoCloseable {
                 approvals, stdin, new LineSink(out), diagnostics, session -> { }));
     }
 
+    /** A session on {@code config} whose approvals are wired as the gateway wires them: its channels, page and files. */
+    ApprovalLiveSession(GatewayConfig config) throws IOException {
+        PipedInputStream stdin = new PipedInputStream(1 << 16);
+        this.in = new PipedOutputStream(stdin);
+        PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
+        this.journal = Gateway.journal(config, diagnostics);
+        Approvals approvals = Gateway.approvals(config, journal, java.time.Clock.systemUTC(), diagnostics);
+        List<ActionExecutor<?>> executors = List.of(http, ssh, sql);
+        this.exit = CompletableFuture.supplyAsync(() -> Gateway.run(config, journal, executors, ToolResults.DEFAULT_MAX_RESULT_BYTES,
+                approvals, stdin, new LineSink(out), diagnostics, session -> { }));
+    }
+
+    /**
+     * The groups of the first stderr line that matches {@code pattern} and was not returned before,
+     * waiting for it up to {@link #WAIT}.
+     */
+    java.util.regex.Matcher awaitStderr(java.util.regex.Pattern pattern) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            for (String line : stderr().split("\n")) {
+                java.util.regex.Matcher m = pattern.matcher(line);
+                if (m.find() && seen.add(line)) {
+                    return m;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("stderr has no new line matching " + pattern + ":\n" + stderr());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private final java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Writes one line (the line end is added). */
     ApprovalLiveSession send(String line) {
         try {

@@ -11,7 +11,7 @@ import dev.postern.app.config.CredentialSource;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.journal.FileAuditJournal;
 import dev.postern.fixtures.LocalPostgres;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Origin;
@@ -459,7 +459,7 @@ class ApprovalSessionTest {
         assertEquals(2, result.path("id").asInt());
         assertFalse(result.path("result").path("isError").asBoolean(true), result.toString());
         assertEquals(1, s.sql.count());
-        assertEquals(List.of(new SqlArgument.Text("mug \"blue\""), new SqlArgument.Whole(3)), s.sql.attempts().get(0).boundValues());
+        assertEquals(List.of(new Argument.Text("mug \"blue\""), new Argument.Whole(3)), s.sql.attempts().get(0).boundValues());
         assertEquals(ExitStatus.OK, s.endInput());
         assertEquals(1, s.sql.count(), "and never again");
     }
@@ -493,7 +493,7 @@ class ApprovalSessionTest {
         assertEquals("complete", done.path("resultType").asText(), done.toString());
         assertFalse(done.path("isError").asBoolean(true), done.toString());
         assertEquals(1, s.sql.count());
-        assertEquals(List.of(new SqlArgument.Text("mug"), new SqlArgument.Whole(2)), s.sql.attempts().get(0).boundValues());
+        assertEquals(List.of(new Argument.Text("mug"), new Argument.Whole(2)), s.sql.attempts().get(0).boundValues());
 
         s.send(placeOrder(3, "plate", 5, meta));
         JsonNode again = s.receive().path("result");

@@ -99,7 +99,7 @@ class ApprovalsTest {
         assertEquals("https://api.example.com:443/orders", ((AuthorizedHttpRequest) permit).uri().toString());
         assertEquals(1, questions.size());
         assertTrue(questions.get(0).get("message").textValue().contains("{\"id\":7}"));
-        assertEquals(List.of("asked:elicitation", "answered:elicitation:approved"), journal.summary());
+        assertEquals(List.of("asked:client", "answered:client:approved"), journal.summary());
     }
 
     @Test
@@ -150,8 +150,8 @@ class ApprovalsTest {
         assertInstanceOf(Approvals.Step.Granted.class, settle(pending("{}"), retry(ACCEPT, asked.requestState()), NEVER));
         assertEquals("approval.invalid", rule(settle(pending("{}"), retry(ACCEPT, asked.requestState()), NEVER)),
                 "a replayed requestState is no approval");
-        assertEquals(List.of("asked:input_required", "answered:input_required:approved",
-                "answered:input_required:approval.invalid"), journal.summary());
+        assertEquals(List.of("asked:client", "answered:client:approved",
+                "answered:client:approval.invalid"), journal.summary());
         assertEquals("request-state-replayed", journal.records.get(2).detail().get());
     }
 

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ class KindProseTest {
         List<Path> prose = prose();
         assertTrue(prose.size() >= 10, () -> "found too few documents to read: " + prose);
         for (Path file : prose) {
-            problems.addAll(countProblems(root().relativize(file).toString(), prose(file), registered));
+            problems.addAll(countProblems(Checkout.root().relativize(file).toString(), prose(file), registered));
         }
         assertEquals(List.of(), problems);
     }
@@ -65,14 +64,14 @@ class KindProseTest {
         List<String> names = displayNames();
         List<String> problems = new ArrayList<>();
         for (String document : LISTING_DOCUMENTS) {
-            problems.addAll(listProblems(document, text(root().resolve(document)), names, true));
+            problems.addAll(listProblems(document, text(Checkout.root().resolve(document)), names, true));
         }
         assertEquals(List.of(), problems);
     }
 
     @Test
     void theRootPomsDescriptionNamesEveryRegisteredKind() {
-        assertEquals(List.of(), descriptionProblems("pom.xml", text(root().resolve("pom.xml")), displayNames()));
+        assertEquals(List.of(), descriptionProblems("pom.xml", text(Checkout.root().resolve("pom.xml")), displayNames()));
     }
 
     @Test
@@ -195,10 +194,10 @@ class KindProseTest {
     /** Every Markdown file, pom and package-info.java of the checkout, but what tools install or builds write. */
     private static List<Path> prose() throws IOException {
         List<Path> found = new ArrayList<>();
-        Files.walkFileTree(root(), new SimpleFileVisitor<>() {
+        Files.walkFileTree(Checkout.root(), new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-                String name = dir.equals(root()) ? "" : dir.getFileName().toString();
+                String name = dir.equals(Checkout.root()) ? "" : dir.getFileName().toString();
                 return name.equals("node_modules") || name.equals("target") || name.startsWith(".")
                         ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
             }
@@ -235,14 +234,5 @@ class KindProseTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static Path root() {
-        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("CONTRIBUTING.md")) && Files.isRegularFile(dir.resolve("policy/pom.xml"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no checkout with CONTRIBUTING.md above " + Paths.get("").toAbsolutePath());
     }
 }

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -61,7 +60,7 @@ class RegistrationPointsTest {
     }
 
     private static Set<String> inTheGuide() throws IOException {
-        String guide = Files.readString(repositoryRoot().resolve("CONTRIBUTING.md"), StandardCharsets.UTF_8);
+        String guide = Files.readString(Checkout.root().resolve("CONTRIBUTING.md"), StandardCharsets.UTF_8);
         int start = guide.indexOf(START);
         int end = guide.indexOf(END);
         assertTrue(start >= 0 && end > start, "CONTRIBUTING.md has no " + START + " ... " + END + " list");
@@ -71,14 +70,5 @@ class RegistrationPointsTest {
             listed.add(m.group(1));
         }
         return listed;
-    }
-
-    private static Path repositoryRoot() {
-        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("CONTRIBUTING.md")) && Files.isRegularFile(dir.resolve("policy/pom.xml"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no checkout with CONTRIBUTING.md above " + Paths.get("").toAbsolutePath());
     }
 }

@@ -12,7 +12,7 @@ import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.fixtures.StdoutTranscript;
 import dev.postern.fixtures.ToolErrors;
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -112,7 +112,7 @@ class SqlSeamTest {
         assertEquals(ExitStatus.OK, exit);
         AuthorizedSqlStatement permit = sql.take(Duration.ofSeconds(5));
         assertEquals(1, sql.count(), "exactly the valid call reached the executor");
-        assertEquals(List.of(new SqlArgument.Decimal(new BigDecimal("0.0271828")), new SqlArgument.Text("open")), permit.boundValues(),
+        assertEquals(List.of(new Argument.Decimal(new BigDecimal("0.0271828")), new Argument.Text("open")), permit.boundValues(),
                 "0.0271828 arrives as the decimal the agent wrote");
 
         List<JsonNode> messages = StdoutTranscript.assertProtocolOnly(stdout.toByteArray(), "in-memory session", stderr.toByteArray());

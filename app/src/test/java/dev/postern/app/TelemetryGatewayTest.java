@@ -14,6 +14,9 @@ import dev.postern.fixtures.RecordingExecutor;
 import dev.postern.fixtures.otlp.OtlpReceiver;
 import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.model.CredentialRef;
+import dev.postern.policy.port.Telemetry;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import java.time.Clock;
 import dev.postern.protocol.tools.ToolResults;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
@@ -61,22 +64,32 @@ class TelemetryGatewayTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
 
     private GatewayConfig config(URI endpoint) throws IOException {
+        return config(endpoint, Duration.ofMillis(300));
+    }
+
+    /** {@code timeout} per export: short where the collector fails on purpose, generous where every record must arrive. */
+    private GatewayConfig config(URI endpoint, Duration timeout) throws IOException {
         Path token = dir.resolve("otel-token");
         Files.writeString(token, "Bearer " + SECRET + "\n", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
         CredentialRef ref = new CredentialRef("otel-token");
         TelemetrySettings telemetry = new TelemetrySettings(endpoint, Map.of("Authorization", ref), "postern-test",
                 Map.of("deployment.environment.name", "test"),
-                Set.of(TelemetrySettings.Signal.TRACES, TelemetrySettings.Signal.METRICS), Duration.ofMillis(300), 64);
+                Set.of(TelemetrySettings.Signal.TRACES, TelemetrySettings.Signal.METRICS, TelemetrySettings.Signal.LOGS), timeout, 64);
         return new GatewayConfig(dir.resolve("postern.json"), SessionHarness.policy(), 1 << 20, 4, dir.resolve("journal"),
-                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(ref, new CredentialSource.File(token)), Optional.empty(), false,
+                GatewayConfig.DEFAULT_JOURNAL_ROTATE_BYTES, Map.of(ref, new CredentialSource.File(token)), Optional.empty(),
+                // Log records are the journal's rows as written: with redaction they hold digests, not argument values.
+                true,
                 "0".repeat(64), Duration.ofSeconds(120), Optional.of(telemetry));
     }
 
     private List<JsonNode> run(GatewayConfig config, String input) throws IOException {
         PrintStream diagnostics = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        try (FileAuditJournal journal = Gateway.journal(config, diagnostics)) {
-            Gateway.run(config, journal, List.of(http), ToolResults.DEFAULT_MAX_RESULT_BYTES,
+        // As mcp-stdio wires it: telemetry first, observing the journal, closed after it.
+        try (Telemetry telemetry = Gateway.telemetry(config, diagnostics);
+                FileAuditJournal journal = Gateway.journal(config, telemetry.journal(), diagnostics)) {
+            Gateway.run(config, journal, List.of(http), ToolResults.DEFAULT_MAX_RESULT_BYTES, () -> Gateway.catalog(config),
+                    Gateway.approvals(config, journal, Clock.systemUTC()), telemetry,
                     new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), stdout, diagnostics, session -> { });
         }
         String out = stdout.toString(StandardCharsets.UTF_8);
@@ -107,8 +120,8 @@ class TelemetryGatewayTest {
     @Test
     void aDeniedAndAnAllowedCallAreServerSpansParentedToTheClientsTraceparentWithThePolicysDecision() throws Exception {
         try (OtlpReceiver receiver = OtlpReceiver.start(OtlpReceiver.Mode.ANSWER)) {
-            List<JsonNode> answers = run(config(receiver.endpoint()), SessionHarness.INIT + SessionHarness.INITIALIZED
-                    + call(2, "http://127.0.0.1:9/v1/allowed-VALUE-4411", ALLOWED_TRACE, ALLOWED_PARENT)
+            List<JsonNode> answers = run(config(receiver.endpoint(), Duration.ofSeconds(10)), SessionHarness.INIT + SessionHarness.INITIALIZED
+                    + call(2, "http://127.0.0.1:9/v1/allowed-VALUE-4411?q=query-VALUE-8855", ALLOWED_TRACE, ALLOWED_PARENT)
                     + call(3, "http://127.0.0.1:9/private/denied-VALUE-5522", DENIED_TRACE, DENIED_PARENT)
                     + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\",\"arguments\":{\"url\":\"schema-VALUE-6633\"}}}\n"
                     + "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"bogus/method-VALUE-7744\"}\n"
@@ -189,9 +202,39 @@ class TelemetryGatewayTest {
                     .collect(Collectors.toSet());
             assertEquals(Set.of("permit/policy", "deny/policy", "reject/schema", "reject/mcp"), byDecision);
 
-            for (String value : List.of("allowed-VALUE-4411", "denied-VALUE-5522", "schema-VALUE-6633", "method-VALUE-7744", "127.0.0.1:9",
+            // Every journal row, exactly as in its file, is one log record: body the row, attributes its journal, seq and chain hash.
+            List<String> rows = new java.util.ArrayList<>();
+            for (String name : List.of("decisions", "actions")) {
+                Path file = dir.resolve("journal").resolve(name + ".jsonl");
+                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    rows.add(name + " " + JSON.readTree(line).get("seq").asLong() + " "
+                            + dev.postern.journal.HashChain.sha256(line) + " " + line);
+                }
+            }
+            List<LogRecord> records = receiver.logRecords();
+            List<String> logged = records.stream().map(r -> OtlpReceiver.attribute(r.getAttributesList(), "postern.journal.name").orElseThrow()
+                    + " " + OtlpReceiver.attribute(r.getAttributesList(), "postern.journal.seq").orElseThrow()
+                    + " " + OtlpReceiver.attribute(r.getAttributesList(), "postern.journal.hash").orElseThrow()
+                    + " " + r.getBody().getStringValue()).toList();
+            assertEquals(Set.copyOf(rows), Set.copyOf(logged));
+            assertEquals(rows.size(), logged.size(), "each row once");
+            assertTrue(rows.size() >= 4, rows::toString);
+            assertTrue(records.stream().allMatch(r -> r.getSeverityNumber() == io.opentelemetry.proto.logs.v1.SeverityNumber.SEVERITY_NUMBER_INFO));
+            var flush = receiver.metrics().stream().filter(m -> m.getName().equals("postern.journal.flush.duration")).toList();
+            assertFalse(flush.isEmpty(), "the journal's writes are timed");
+            assertTrue(flush.stream().flatMap(m -> m.getHistogram().getDataPointsList().stream())
+                    .anyMatch(p -> "true".equals(OtlpReceiver.attribute(p.getAttributesList(), "postern.journal.forced").orElse(null))
+                            && "actions".equals(OtlpReceiver.attribute(p.getAttributesList(), "postern.journal.name").orElse(null))),
+                    "the intent row's forced write");
+
+            for (String value : List.of("allowed-VALUE-4411", "query-VALUE-8855", "denied-VALUE-5522", "schema-VALUE-6633", "method-VALUE-7744", "127.0.0.1:9",
                     SECRET, "recorded")) {
-                assertFalse(receiver.anywhere(value), "the receiver got " + value);
+                assertFalse(receiver.anywhere(value, Set.of("/v1/traces", "/v1/metrics")), "the receiver got " + value + " in spans or metrics");
+            }
+            // Logs are the rows as written (above), so they hold what the journal holds and no more: with redaction the
+            // query's value is a digest and a denial's URL only its origin; never a secret, never an output.
+            for (String value : List.of("query-VALUE-8855", "denied-VALUE-5522", "schema-VALUE-6633", "method-VALUE-7744", SECRET, "recorded")) {
+                assertFalse(receiver.anywhere(value, Set.of("/v1/logs")), "the receiver got " + value + " in logs");
             }
             // The collector's own header is the one place the credential goes, as configured.
             assertTrue(receiver.headers().stream().allMatch(h -> List.of("Bearer " + SECRET).equals(h.get("Authorization"))));

@@ -36,7 +36,7 @@ public class McpServerBenchmark {
 
     @Setup
     public void initialize() {
-        server = new McpServer(new ToolCatalog(Gateway.kinds(), Workload.policy()), new ServerInfo("postern", "bench"), Workload.MAX_FRAME_BYTES);
+        server = McpServer.over(new ToolCatalog(Gateway.kinds(), Workload.policy()), new ServerInfo("postern", "bench"), McpServer.Limits.frames(Workload.MAX_FRAME_BYTES));
         expect(Inbound.Respond.class, server.receive(Frame.of(Workload.INITIALIZE)));
         expect(Inbound.Ignore.class, server.receive(Frame.of(Workload.INITIALIZED)));
         httpCall = Frame.of(Workload.HTTP_CALL);

@@ -5,7 +5,7 @@ import dev.postern.fixtures.InMemoryCredentials;
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SqlDatabase;
@@ -79,7 +79,7 @@ public class SqlExecutorBenchmark {
         permits = new AuthorizedSqlStatement[1000];
         for (int i = 0; i < permits.length; i++) {
             Decision d = engine.decide(new SqlQueryAction(database.name(), LoopbackPostgres.STATEMENT,
-                    Map.of("id", new SqlArgument.Whole(i + 1))));
+                    Map.of("id", new Argument.Whole(i + 1))));
             if (!(d instanceof Decision.Permit p) || !(p.permit() instanceof AuthorizedSqlStatement permit)) {
                 throw new IllegalStateException("the bench policy must permit the query: " + d);
             }

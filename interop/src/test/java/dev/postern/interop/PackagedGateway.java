@@ -42,21 +42,42 @@ final class PackagedGateway implements AutoCloseable {
 
     private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams,
             Optional<String> typedTool) throws IOException {
+        this(http, dir, recordRequests, upstreams, typedTool, Optional.empty(), Optional.empty());
+    }
+
+    private PackagedGateway(FakeHttpService http, Path dir, boolean recordRequests, Optional<PinnedUpstreams> upstreams,
+            Optional<String> typedTool, Optional<String> session, Optional<java.net.URI> telemetry) throws IOException {
         this.http = http;
         this.dir = dir;
         this.exitStatus = dir.resolve("exit-status");
         this.stderr = dir.resolve("server-stderr.log");
         this.requests = dir.resolve("client-requests.jsonl");
         Path config = dir.resolve("postern.json");
+        String telemetrySection = "";
+        if (telemetry.isPresent()) {
+            Path token = dir.resolve("otel-token");
+            Files.writeString(token, "Bearer " + OTEL_SECRET + "\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+            // Every signal; the journal's rows as logs, so redacted; the target sends its trace context.
+            telemetrySection = """
+                    ,
+                      "credentials": { "otel-token": { "file": "%s" } },
+                      "telemetry": { "endpoint": "%s", "headers": { "Authorization": { "credential": "otel-token" } },
+                        "serviceName": "postern-interop", "signals": ["traces", "metrics", "logs"], "timeoutMs": 2000, "maxQueue": 256 }"""
+                    .formatted(token, telemetry.get());
+        }
         Files.writeString(config, """
-                {
-                  "journal": { "directory": "journal" },
+                {%s
+                  "journal": { "directory": "journal"%s },
                   "http": { "targets": [
                     { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"], "confirm": ["POST"],
-                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000%s } ] }%s
+                      "pathPrefixes": ["/v1"], "allowPrivateAddresses": true, "timeoutMs": 5000%s } ] }%s%s
                 }
-                """.formatted(http.baseUri(), typedTool.map(t -> ", \"tool\": \"" + t + "\"").orElse(""), upstreams.isEmpty() ? ""
-                        : ",\n  \"mcp\": " + new ObjectMapper().writeValueAsString(upstreams.get().mcpSection())),
+                """.formatted(session.map(j -> "\n  \"session\": " + j + ",").orElse(""),
+                        telemetry.isPresent() ? ", \"redactArguments\": true" : "", http.baseUri(),
+                        typedTool.map(t -> ", \"tool\": \"" + t + "\"").orElse("") + (telemetry.isPresent() ? ", \"propagateTraceContext\": true" : ""),
+                        upstreams.isEmpty() ? "" : ",\n  \"mcp\": " + new ObjectMapper().writeValueAsString(upstreams.get().mcpSection()),
+                        telemetrySection),
                 StandardCharsets.UTF_8);
         serverCommand = dir.resolve("server.sh");
         Files.writeString(serverCommand, String.join("\n",
@@ -88,9 +109,31 @@ final class PackagedGateway implements AutoCloseable {
         return new PackagedGateway(service(), dir, true, Optional.of(upstreams));
     }
 
+    /** The telemetry header's credential in a gateway started {@link #startWithTelemetry with telemetry}: it must reach nothing but that header. */
+    static final String OTEL_SECRET = "otel-S3CRET-interop-9d41";
+
+    /**
+     * As {@link #startRecordingRequests} (with {@code upstreams} if present), exporting every signal to
+     * {@code endpoint} with a credential header, the journal redacting arguments, and the target
+     * propagating trace context.
+     */
+    static PackagedGateway startWithTelemetry(Path dir, Optional<PinnedUpstreams> upstreams, java.net.URI endpoint) throws IOException {
+        return new PackagedGateway(service(), dir, true, upstreams, Optional.empty(), Optional.empty(), Optional.of(endpoint));
+    }
+
     /** As {@link #start}, the target also offered as a typed tool of its own named {@code tool}. */
     static PackagedGateway startWithTypedTool(Path dir, String tool) throws IOException {
         return new PackagedGateway(service(), dir, false, Optional.empty(), Optional.of(tool));
+    }
+
+    /** As {@link #start}, with {@code session} (a JSON object) as the config's {@code session} section. */
+    static PackagedGateway startWithSession(Path dir, String session) throws IOException {
+        return new PackagedGateway(service(), dir, false, Optional.empty(), Optional.empty(), Optional.of(session), Optional.empty());
+    }
+
+    /** The gateway's stderr so far (the client's server log). */
+    Path stderrFile() {
+        return stderr;
     }
 
     private static FakeHttpService service() {

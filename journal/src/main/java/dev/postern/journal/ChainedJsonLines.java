@@ -3,6 +3,7 @@ package dev.postern.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.postern.policy.port.JournalObserver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -51,6 +52,7 @@ final class ChainedJsonLines implements AutoCloseable {
     private final long rotateBytes;
     private final Optional<CheckpointSigner> signer;
     private final JournalLock lock;
+    private final JournalObserver observer;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final AtomicLong forces = new AtomicLong();
     private volatile long forcedThrough;
@@ -83,6 +85,13 @@ final class ChainedJsonLines implements AutoCloseable {
     /** As above; with {@code signer}, checkpoint rows sign the chain head (see the class comment). */
     ChainedJsonLines(JournalFiles files, JsonMapper mapper, Clock clock, long rotateBytes, Optional<CheckpointSigner> signer)
             throws IOException {
+        this(files, mapper, clock, rotateBytes, signer, JournalObserver.NONE);
+    }
+
+    /** As above; {@code observer} hears each row once its batch is written (see {@link JournalObserver}). */
+    ChainedJsonLines(JournalFiles files, JsonMapper mapper, Clock clock, long rotateBytes, Optional<CheckpointSigner> signer,
+            JournalObserver observer) throws IOException {
+        this.observer = Objects.requireNonNull(observer, "observer");
         if (rotateBytes < 1) {
             throw new IllegalArgumentException("rotateBytes must be positive");
         }
@@ -222,6 +231,8 @@ final class ChainedJsonLines implements AutoCloseable {
         List<Pending> written = new ArrayList<>(batch.size());
         List<Long> seqs = new ArrayList<>(batch.size());
         List<ObjectNode> rows = new ArrayList<>(batch.size() + 1);
+        List<byte[]> lines = new ArrayList<>(batch.size() + 2);
+        List<String> hashes = new ArrayList<>(batch.size() + 2);
         repair.ifPresent(rows::add);
         rows.addAll(batch.stream().map(Pending::fields).toList());
         for (int i = 0; i < rows.size(); i++) {
@@ -243,6 +254,8 @@ final class ChainedJsonLines implements AutoCloseable {
             nextPrev = HashChain.sha256(line);
             bytes.write(line);
             bytes.write('\n');
+            lines.add(line);
+            hashes.add(nextPrev);
             if (p != null) {
                 written.add(p);
                 seqs.add(nextSeq);
@@ -256,6 +269,8 @@ final class ChainedJsonLines implements AutoCloseable {
             nextPrev = HashChain.sha256(line);
             bytes.write(line);
             bytes.write('\n');
+            lines.add(line);
+            hashes.add(nextPrev);
             signed = true;
             force |= checkpoint;
         }
@@ -263,6 +278,7 @@ final class ChainedJsonLines implements AutoCloseable {
             return;
         }
         long start = knownSize;
+        long began = System.nanoTime();
         try {
             ByteBuffer buf = ByteBuffer.wrap(bytes.toByteArray());
             while (buf.hasRemaining()) {
@@ -284,8 +300,29 @@ final class ChainedJsonLines implements AutoCloseable {
         if (force) {
             forcedThrough = nextSeq;
         }
+        observe(lines, hashes, nextSeq - lines.size(), force, System.nanoTime() - began);
         for (int i = 0; i < written.size(); i++) {
             written.get(i).done().complete(seqs.get(i));
+        }
+    }
+
+    /**
+     * Tells the observer of the rows just written (the first one's seq is {@code afterSeq + 1}) and how
+     * long the write took; an observer that throws is not the journal's failure.
+     */
+    private void observe(List<byte[]> lines, List<String> hashes, long afterSeq, boolean forced, long nanos) {
+        if (observer == JournalObserver.NONE) {
+            return;
+        }
+        try {
+            observer.flushed(files.name(), forced, nanos);
+            for (int i = 0; i < lines.size(); i++) {
+                byte[] line = lines.get(i);
+                observer.written(new JournalObserver.JournalRow(files.name(), afterSeq + 1 + i, hashes.get(i),
+                        new String(line, StandardCharsets.UTF_8)));
+            }
+        } catch (RuntimeException e) {
+            // The port's contract forbids it; the rows are on disk whatever the observer did.
         }
     }
 

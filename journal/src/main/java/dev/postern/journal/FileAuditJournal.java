@@ -132,12 +132,22 @@ public final class FileAuditJournal implements AuditJournal {
 
     /** The session's end row, with how it ended ({@code OK}, {@code PROTOCOL_ERROR}...); also written by close if never called. */
     public void sessionEnded(String how) {
+        sessionEnded(how, java.util.OptionalLong.empty());
+    }
+
+    /**
+     * As above, with telemetry on: {@code telemetryDropped} is how many records telemetry had dropped
+     * by then (never sent: a full queue, a collector down, slow or refusing), as the row's
+     * {@code telemetryDropped}.
+     */
+    public void sessionEnded(String how, java.util.OptionalLong telemetryDropped) {
         if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {
             return;
         }
         ObjectNode row = row("session");
         row.put("event", "end");
         row.put("exit", how);
+        telemetryDropped.ifPresent(n -> row.put("telemetryDropped", n));
         append(actions, ACTIONS, row);
     }
 
@@ -180,11 +190,11 @@ public final class FileAuditJournal implements AuditJournal {
         JsonMapper mapper = JsonMapper.builder().build();
         Clock clock = Clock.systemUTC();
         ChainedJsonLines d = new ChainedJsonLines(new JournalFiles(directory, DECISIONS_NAME), mapper, clock, settings.rotateBytes(),
-                settings.signer());
+                settings.signer(), settings.observer());
         FileAuditJournal journal;
         try {
             journal = new FileAuditJournal(d, new ChainedJsonLines(new JournalFiles(directory, ACTIONS_NAME), mapper, clock,
-                    settings.rotateBytes(), settings.signer()), mapper, settings, rows, diagnostics);
+                    settings.rotateBytes(), settings.signer(), settings.observer()), mapper, settings, rows, diagnostics);
         } catch (IOException | RuntimeException e) {
             d.close();
             throw e;

@@ -103,9 +103,9 @@ class FileAuditJournalTest {
         String frame = "cd".repeat(32);
         try (FileAuditJournal journal = open()) {
             journal.approval(dev.postern.policy.port.ApprovalRecord.asked("http.target:api", digest,
-                    dev.postern.policy.port.ApprovalRecord.Channel.ELICITATION, frame));
+                    dev.postern.policy.port.ApprovalRecord.Channel.CLIENT, frame));
             journal.approval(dev.postern.policy.port.ApprovalRecord.answered("http.target:api", digest,
-                    dev.postern.policy.port.ApprovalRecord.Channel.ELICITATION, "approval.declined", "decline", frame));
+                    dev.postern.policy.port.ApprovalRecord.Channel.CLIENT, "approval.declined", "decline", frame));
         }
         List<String> rows = lines(FileAuditJournal.DECISIONS);
         assertChained(rows);
@@ -114,7 +114,7 @@ class FileAuditJournalTest {
         assertEquals("approval", asked.get("stage").textValue());
         assertEquals("asked", asked.get("event").textValue());
         assertEquals(digest, asked.get("digest").textValue());
-        assertEquals("elicitation", asked.get("channel").textValue());
+        assertEquals("client", asked.get("channel").textValue());
         assertEquals(frame, asked.get("frame").textValue());
         assertEquals("answered", answered.get("event").textValue());
         assertEquals("approval.declined", answered.get("result").textValue());

@@ -5,7 +5,7 @@ import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
@@ -40,7 +40,7 @@ final class Permits {
     }
 
     static AuthorizedAction ssh(String word) {
-        return permit(new SshCommandAction("web", "grep", Map.of("word", new SshArgument.Text(word))));
+        return permit(new SshCommandAction("web", "grep", Map.of("word", new Argument.Text(word))));
     }
 
     private static AuthorizedAction permit(dev.postern.policy.action.Action action) {

@@ -1,6 +1,6 @@
 package dev.postern.policy;
 
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.SqlDatabase;
@@ -18,10 +18,10 @@ public final class AuthorizedSqlStatement extends AuthorizedAction {
     private final SqlDatabase database;
     private final SqlStatementSpec statement;
     private final String jdbcSql;
-    private final List<SqlArgument> boundValues;
+    private final List<Argument> boundValues;
 
     AuthorizedSqlStatement(SqlQueryAction action, SqlDatabase database, SqlStatementSpec statement,
-            String jdbcSql, List<SqlArgument> boundValues, String rule) {
+            String jdbcSql, List<Argument> boundValues, String rule) {
         super(rule);
         this.action = Objects.requireNonNull(action, "action");
         this.database = Objects.requireNonNull(database, "database");
@@ -54,7 +54,7 @@ public final class AuthorizedSqlStatement extends AuthorizedAction {
     }
 
     /** The value for each {@code ?} of {@link #jdbcSql()}, in order. */
-    public List<SqlArgument> boundValues() {
+    public List<Argument> boundValues() {
         return boundValues;
     }
 

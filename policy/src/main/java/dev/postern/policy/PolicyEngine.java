@@ -1,6 +1,7 @@
 package dev.postern.policy;
 
 import dev.postern.policy.action.Action;
+import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.Policy;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ public final class PolicyEngine {
     public PolicyEngine(Policy policy) {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.rulesByAction = List.<Rules<?>>of(
-                        new HttpRules(policy.httpTargets()),
+                        new HttpRules(policy.allowances(HttpTarget.class)),
                         new SshRules(policy),
                         new SqlRules(policy),
                         new UpstreamRules(policy))

@@ -3,7 +3,7 @@ package dev.postern.policy;
 import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -56,16 +56,16 @@ final class SqlRules implements Rules<SqlQueryAction> {
         if (badNames.isPresent()) {
             return badNames.get();
         }
-        Map<String, SqlArgument> typed = new TreeMap<>();
+        Map<String, Argument> typed = new TreeMap<>();
         for (var e : ParamChecks.inOrder(params).entrySet()) {
             Object checked = check(checks, e.getKey(), e.getValue(), request.args().get(e.getKey()));
             if (checked instanceof Deny deny) {
                 return deny;
             }
-            typed.put(e.getKey(), (SqlArgument) checked);
+            typed.put(e.getKey(), (Argument) checked);
         }
         SqlText text = spec.get().text();
-        List<SqlArgument> bound = new ArrayList<>();
+        List<Argument> bound = new ArrayList<>();
         for (String placeholder : text.placeholders()) {
             bound.add(typed.get(placeholder));
         }
@@ -87,8 +87,8 @@ final class SqlRules implements Rules<SqlQueryAction> {
     }
 
     /** A value as a human approves it: text as a JSON string (quoted, escaped), numbers exact, booleans as words. */
-    private static String shown(SqlArgument value) {
-        if (value instanceof SqlArgument.Text t) {
+    private static String shown(Argument value) {
+        if (value instanceof Argument.Text t) {
             StringBuilder b = new StringBuilder("\"");
             t.value().codePoints().forEach(c -> {
                 if (c == '"' || c == '\\') {
@@ -101,33 +101,33 @@ final class SqlRules implements Rules<SqlQueryAction> {
             });
             return b.append('"').toString();
         }
-        if (value instanceof SqlArgument.Whole w) {
+        if (value instanceof Argument.Whole w) {
             return Long.toString(w.value());
         }
-        if (value instanceof SqlArgument.Decimal d) {
+        if (value instanceof Argument.Decimal d) {
             return d.value().toPlainString();
         }
-        return Boolean.toString(((SqlArgument.Bool) value).value());
+        return Boolean.toString(((Argument.Bool) value).value());
     }
 
     /** The value to bind, typed as {@code spec} declares, or the denial. */
-    private static Object check(ParamChecks checks, String name, ParamSpec spec, SqlArgument value) {
+    private static Object check(ParamChecks checks, String name, ParamSpec spec, Argument value) {
         if (spec instanceof ParamSpec.IntegerParam p) {
-            if (value instanceof SqlArgument.Decimal d && d.value().stripTrailingZeros().scale() <= 0
+            if (value instanceof Argument.Decimal d && d.value().stripTrailingZeros().scale() <= 0
                     && (d.value().compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 || d.value().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0)) {
                 // A whole number past 64 bits is out of any integer param's range, not of the wrong type.
                 return checks.outOfRange(name, p);
             }
-            if (!(value instanceof SqlArgument.Whole w)) {
+            if (!(value instanceof Argument.Whole w)) {
                 return checks.type(name, "an integer");
             }
             return checks.whole(name, p, w.value()).map(Object.class::cast).orElse(w);
         }
         if (spec instanceof ParamSpec.NumberParam p) {
             BigDecimal number;
-            if (value instanceof SqlArgument.Whole w) {
+            if (value instanceof Argument.Whole w) {
                 number = BigDecimal.valueOf(w.value());
-            } else if (value instanceof SqlArgument.Decimal d) {
+            } else if (value instanceof Argument.Decimal d) {
                 number = d.value();
             } else {
                 return checks.type(name, "a number");
@@ -140,13 +140,13 @@ final class SqlRules implements Rules<SqlQueryAction> {
                 return checks.range(name, "must be in " + p.minimum().map(BigDecimal::toPlainString).orElse("") + ".."
                         + p.maximum().map(BigDecimal::toPlainString).orElse(""));
             }
-            return new SqlArgument.Decimal(number);
+            return new Argument.Decimal(number);
         }
         if (spec instanceof ParamSpec.BooleanParam) {
-            return value instanceof SqlArgument.Bool b ? b : checks.type(name, "a boolean");
+            return value instanceof Argument.Bool b ? b : checks.type(name, "a boolean");
         }
         ParamSpec.StringParam p = (ParamSpec.StringParam) spec;
-        if (!(value instanceof SqlArgument.Text t)) {
+        if (!(value instanceof Argument.Text t)) {
             return checks.type(name, "a string");
         }
         return checks.text(name, p, t.value()).map(Object.class::cast).orElse(t);

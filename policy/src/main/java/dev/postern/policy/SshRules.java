@@ -3,7 +3,7 @@ package dev.postern.policy;
 import dev.postern.policy.model.Printable;
 import dev.postern.policy.Decision.Deny;
 import dev.postern.policy.Decision.Permit;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -34,7 +34,7 @@ final class SshRules implements Rules<SshCommandAction> {
 
     @Override
     public Decision decide(SshCommandAction request) {
-        Optional<SshHost> host = policy.sshHost(request.host());
+        Optional<SshHost> host = policy.allowance(SshHost.class, request.host());
         if (host.isEmpty()) {
             return new Deny("ssh.host", "no host named \"" + Printable.shown(request.host()) + "\" is configured");
         }
@@ -73,12 +73,12 @@ final class SshRules implements Rules<SshCommandAction> {
         return new Permit(new AuthorizedSshCommand(request, on, argv, rule));
     }
 
-    private static Optional<Deny> check(ParamChecks checks, String name, ParamSpec spec, SshArgument value) {
+    private static Optional<Deny> check(ParamChecks checks, String name, ParamSpec spec, Argument value) {
         if (spec instanceof ParamSpec.IntegerParam p) {
-            return value instanceof SshArgument.Whole w ? checks.whole(name, p, w.value())
+            return value instanceof Argument.Whole w ? checks.whole(name, p, w.value())
                     : Optional.of(checks.type(name, "an integer"));
         }
         ParamSpec.StringParam p = (ParamSpec.StringParam) spec;
-        return value instanceof SshArgument.Text t ? checks.text(name, p, t.value()) : Optional.of(checks.type(name, "a string"));
+        return value instanceof Argument.Text t ? checks.text(name, p, t.value()) : Optional.of(checks.type(name, "a string"));
     }
 }

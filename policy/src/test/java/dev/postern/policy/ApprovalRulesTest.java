@@ -16,9 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
-import dev.postern.policy.action.SshArgument;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
 import dev.postern.policy.model.ParamSpec;
@@ -121,7 +120,7 @@ class ApprovalRulesTest {
                 Map.of("unit", new ParamSpec.StringParam(Optional.of(Pattern.compile("[a-z]+")), Optional.empty(), 32)), true);
         SshCommandSpec uptime = new SshCommandSpec("uptime", List.of("uptime"), Map.of());
         PolicyEngine engine = sshEngine(host("web-1", restart, uptime));
-        PendingApproval p = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new SshArgument.Text("nginx")))));
+        PendingApproval p = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new Argument.Text("nginx")))));
         assertEquals(List.of(
                 new ShownAction.Field("host", "web-1"),
                 new ShownAction.Field("command", "restart"),
@@ -130,7 +129,7 @@ class ApprovalRulesTest {
                 p.grant(new HumanApproval(p.digest(), "test")).permit());
         assertEquals(List.of("systemctl", "restart", "nginx"), c.argv());
         assertInstanceOf(Decision.Permit.class, engine.decide(ssh("web-1", "uptime", Map.of())));
-        PendingApproval other = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new SshArgument.Text("redis")))));
+        PendingApproval other = pending(engine.decide(ssh("web-1", "restart", Map.of("unit", new Argument.Text("redis")))));
         assertNotEquals(p.digest(), other.digest());
     }
 
@@ -144,7 +143,7 @@ class ApprovalRulesTest {
                         new SqlStatementSpec("count", "SELECT count(*) FROM orders", Map.of())));
         PolicyEngine engine = new PolicyEngine(Policy.of(shop));
         PendingApproval p = pending(engine.decide(new SqlQueryAction("shop", "cancel",
-                Map.of("id", new SqlArgument.Whole(7), "status", new SqlArgument.Text("said \"no\"")))));
+                Map.of("id", new Argument.Whole(7), "status", new Argument.Text("said \"no\"")))));
         assertEquals(List.of(
                 new ShownAction.Field("database", "shop"),
                 new ShownAction.Field("statement", "cancel"),
@@ -155,11 +154,11 @@ class ApprovalRulesTest {
                 || f.value().contains("agent_rw") || f.value().contains("shop-pw")));
         AuthorizedSqlStatement s = assertInstanceOf(AuthorizedSqlStatement.class,
                 p.grant(new HumanApproval(p.digest(), "test")).permit());
-        assertEquals(List.of(new SqlArgument.Text("said \"no\""), new SqlArgument.Whole(7)), s.boundValues());
+        assertEquals(List.of(new Argument.Text("said \"no\""), new Argument.Whole(7)), s.boundValues());
         assertEquals("sql.statement:shop.cancel", s.rule());
         assertInstanceOf(Decision.Permit.class, engine.decide(new SqlQueryAction("shop", "count", Map.of())));
         PendingApproval other = pending(engine.decide(new SqlQueryAction("shop", "cancel",
-                Map.of("id", new SqlArgument.Whole(8), "status", new SqlArgument.Text("said \"no\"")))));
+                Map.of("id", new Argument.Whole(8), "status", new Argument.Text("said \"no\"")))));
         assertNotEquals(p.digest(), other.digest());
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
 import dev.postern.policy.model.SshCommandSpec;
@@ -41,7 +41,7 @@ class ShellQuotingThroughShellTest {
     @Property(tries = 200)
     void shellPrintsBackExactlyTheArgument(@ForAll("shellHostileStrings") String s) throws Exception {
         AuthorizedSshCommand permit = TestPolicies.permittedSsh(
-                ENGINE.decide(TestPolicies.ssh("local", "print", Map.of("s", new SshArgument.Text(s)))));
+                ENGINE.decide(TestPolicies.ssh("local", "print", Map.of("s", new Argument.Text(s)))));
 
         assertArrayEquals(s.getBytes(StandardCharsets.UTF_8), runShell(permit.commandLine()),
                 () -> "command line: " + permit.commandLine());

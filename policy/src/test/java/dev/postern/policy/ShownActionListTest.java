@@ -11,9 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import dev.postern.policy.action.Action;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
-import dev.postern.policy.action.SshArgument;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -57,14 +56,14 @@ class ShownActionListTest {
         PolicyEngine sshEngine = sshEngine(host("web-1", new SshCommandSpec("restart", List.of("systemctl", "restart", "{unit}"),
                 Map.of("unit", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 32)), true)));
         out.put(dev.postern.policy.action.SshCommandAction.class,
-                held(sshEngine.decide(ssh("web-1", "restart", Map.of("unit", new SshArgument.Text("nginx"))))));
+                held(sshEngine.decide(ssh("web-1", "restart", Map.of("unit", new Argument.Text("nginx"))))));
         SqlDatabase shop = new SqlDatabase("shop", "db.internal", 5432, "shop", "agent", new CredentialRef("pw"),
                 SqlDatabase.Tls.verifyFull(), false, Duration.ofSeconds(5), 100, 1 << 20, List.of(
                         new SqlStatementSpec("cancel", "UPDATE orders SET status = :status WHERE id = :id",
                                 Map.of("id", new ParamSpec.IntegerParam(1, 1000),
                                         "status", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 32)), false, true)));
         out.put(SqlQueryAction.class, held(new PolicyEngine(Policy.of(shop)).decide(new SqlQueryAction("shop", "cancel",
-                Map.of("id", new SqlArgument.Whole(7), "status", new SqlArgument.Text("done"))))));
+                Map.of("id", new Argument.Whole(7), "status", new Argument.Text("done"))))));
         out.put(dev.postern.policy.action.UpstreamCallAction.class, held(new PolicyEngine(Policy.of(UpstreamRulesTest.server(
                 UpstreamRulesTest.tool(true, Map.of())))).decide(UpstreamRulesTest.call(UpstreamRulesTest.ARGS))));
         return out;

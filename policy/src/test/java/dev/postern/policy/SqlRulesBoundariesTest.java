@@ -3,10 +3,10 @@ package dev.postern.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-import dev.postern.policy.action.SqlArgument;
-import dev.postern.policy.action.SqlArgument.Bool;
-import dev.postern.policy.action.SqlArgument.Decimal;
-import dev.postern.policy.action.SqlArgument.Text;
+import dev.postern.policy.action.Argument;
+import dev.postern.policy.action.Argument.Bool;
+import dev.postern.policy.action.Argument.Decimal;
+import dev.postern.policy.action.Argument.Text;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -35,7 +35,7 @@ class SqlRulesBoundariesTest {
                             "b", new ParamSpec.BooleanParam()), false, true)));
     private static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(DB));
 
-    private static String ruleOf(String statement, SqlArgument n) {
+    private static String ruleOf(String statement, Argument n) {
         Decision d = ENGINE.decide(new SqlQueryAction("shop", statement, Map.of("n", n)));
         return d instanceof Decision.Deny deny ? deny.rule() : "permitted";
     }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.postern.policy.action.SqlArgument;
-import dev.postern.policy.action.SqlArgument.Bool;
-import dev.postern.policy.action.SqlArgument.Decimal;
-import dev.postern.policy.action.SqlArgument.Text;
-import dev.postern.policy.action.SqlArgument.Whole;
+import dev.postern.policy.action.Argument;
+import dev.postern.policy.action.Argument.Bool;
+import dev.postern.policy.action.Argument.Decimal;
+import dev.postern.policy.action.Argument.Text;
+import dev.postern.policy.action.Argument.Whole;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -41,7 +41,7 @@ class SqlRulesTest {
                             Map.of("id", new ParamSpec.IntegerParam(1, Long.MAX_VALUE)), false, true)));
     private static final PolicyEngine ENGINE = new PolicyEngine(Policy.of(SHOP));
 
-    private static Map<String, SqlArgument> search(SqlArgument min) {
+    private static Map<String, Argument> search(Argument min) {
         return Map.of("status", new Text("open"), "min", min, "paid", new Bool(true), "note", new Text("ab"));
     }
 

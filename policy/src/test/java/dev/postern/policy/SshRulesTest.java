@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.postern.policy.action.SshArgument;
-import dev.postern.policy.action.SshArgument.Text;
-import dev.postern.policy.action.SshArgument.Whole;
+import dev.postern.policy.action.Argument;
+import dev.postern.policy.action.Argument.Text;
+import dev.postern.policy.action.Argument.Whole;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SshCommandSpec;
@@ -91,6 +91,9 @@ class SshRulesTest {
                 arguments("integer far above", tail(new Whole(Long.MAX_VALUE)), "ssh.args.range"),
                 arguments("text for an integer", tail(new Text("5")), "ssh.args.type"),
                 arguments("integer for a text", journal(new Whole(1), new Whole(5), new Text("info")), "ssh.args.type"),
+                arguments("decimal for an integer", tail(new Argument.Decimal(new java.math.BigDecimal("5.0"))), "ssh.args.type"),
+                arguments("truth value for an integer", tail(new Argument.Bool(true)), "ssh.args.type"),
+                arguments("truth value for a text", journal(new Whole(1), new Argument.Bool(false), new Text("info")), "ssh.args.type"),
                 arguments("pattern matches only a part", journal(new Whole(1), new Text("ab;rm"), new Text("info")), "ssh.args.pattern"),
                 arguments("pattern rejects upper case", journal(new Whole(1), new Text("Nginx"), new Text("info")), "ssh.args.pattern"),
                 arguments("pattern rejects a trailing newline", journal(new Whole(1), new Text("nginx\n"), new Text("info")), "ssh.args.pattern"),
@@ -131,11 +134,11 @@ class SshRulesTest {
         assertTrue(deny.reason().chars().noneMatch(c -> c < 0x20), deny.reason());
     }
 
-    private static SshCommandAction tail(SshArgument lines) {
+    private static SshCommandAction tail(Argument lines) {
         return ssh("web-1", "tail-log", Map.of("lines", lines));
     }
 
-    private static SshCommandAction journal(SshArgument n, SshArgument unit, SshArgument level) {
+    private static SshCommandAction journal(Argument n, Argument unit, Argument level) {
         return ssh("web-1", "journal", Map.of("n", n, "unit", unit, "level", level));
     }
 

@@ -3,7 +3,7 @@ package dev.postern.policy;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
@@ -52,7 +52,7 @@ final class TestPolicies {
         return new PolicyEngine(Policy.of(List.of(), List.of(hosts)));
     }
 
-    static SshCommandAction ssh(String host, String command, Map<String, SshArgument> args) {
+    static SshCommandAction ssh(String host, String command, Map<String, Argument> args) {
         return new SshCommandAction(host, command, args);
     }
 

@@ -19,6 +19,13 @@ final class Conventions {
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
     static final AttributeKey<String> NETWORK_TRANSPORT = AttributeKey.stringKey("network.transport");
 
+    static final AttributeKey<String> HTTP_REQUEST_METHOD = AttributeKey.stringKey("http.request.method");
+    static final AttributeKey<String> HTTP_REQUEST_METHOD_ORIGINAL = AttributeKey.stringKey("http.request.method_original");
+    static final AttributeKey<Long> HTTP_RESPONSE_STATUS_CODE = AttributeKey.longKey("http.response.status_code");
+    static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+    static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
+    static final AttributeKey<String> URL_SCHEME = AttributeKey.stringKey("url.scheme");
+
     static final AttributeKey<String> POSTERN_DECISION = AttributeKey.stringKey("postern.decision");
     static final AttributeKey<String> POSTERN_RULE = AttributeKey.stringKey("postern.rule");
     static final AttributeKey<String> POSTERN_STAGE = AttributeKey.stringKey("postern.stage");
@@ -28,6 +35,10 @@ final class Conventions {
     static final AttributeKey<String> POSTERN_APPROVAL = AttributeKey.stringKey("postern.approval.outcome");
     static final AttributeKey<Long> POSTERN_INTENT_SEQ = AttributeKey.longKey("postern.intent.seq");
     static final AttributeKey<String> POSTERN_OUTCOME = AttributeKey.stringKey("postern.outcome");
+    static final AttributeKey<String> POSTERN_JOURNAL_NAME = AttributeKey.stringKey("postern.journal.name");
+    static final AttributeKey<Long> POSTERN_JOURNAL_SEQ = AttributeKey.longKey("postern.journal.seq");
+    static final AttributeKey<String> POSTERN_JOURNAL_HASH = AttributeKey.stringKey("postern.journal.hash");
+    static final AttributeKey<Boolean> POSTERN_JOURNAL_FORCED = AttributeKey.booleanKey("postern.journal.forced");
 
     static final String EXECUTE_TOOL = "execute_tool";
     static final String TOOL_ERROR = "tool_error";
@@ -38,9 +49,13 @@ final class Conventions {
     static final String SERVER_DURATION = "mcp.server.operation.duration";
     /** The bucket boundaries the conventions advise for MCP operation durations, in seconds. */
     static final List<Double> DURATION_BUCKETS = List.of(0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0);
+    /** Buckets for a journal write, in seconds: a write without force is microseconds, a force milliseconds. */
+    static final List<Double> FLUSH_BUCKETS = List.of(0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0);
     static final String DECISIONS = "postern.decisions";
     static final String APPROVALS = "postern.approvals";
     static final String EXECUTOR_DURATION = "postern.executor.duration";
+    static final String JOURNAL_FLUSH_DURATION = "postern.journal.flush.duration";
+    static final String UPSTREAM_DROPPED = "postern.upstream.dropped";
 
     /**
      * The methods the conventions list as well-known for {@code mcp.method.name}, plus the stateless

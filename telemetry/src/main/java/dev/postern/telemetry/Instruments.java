@@ -5,7 +5,8 @@ import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 
 /** The metric instruments one gateway records into (no-ops when metrics are not exported). Immutable. */
-record Instruments(DoubleHistogram serverDuration, LongCounter decisions, LongCounter approvals, DoubleHistogram executorDuration) {
+record Instruments(DoubleHistogram serverDuration, LongCounter decisions, LongCounter approvals, DoubleHistogram executorDuration,
+                   DoubleHistogram journalFlushDuration, LongCounter upstreamDropped) {
 
     static Instruments on(Meter meter) {
         return new Instruments(
@@ -18,6 +19,11 @@ record Instruments(DoubleHistogram serverDuration, LongCounter decisions, LongCo
                         .setDescription("Human approvals asked for, by outcome.").build(),
                 meter.histogramBuilder(Conventions.EXECUTOR_DURATION).setUnit("s")
                         .setDescription("How long an executor took on a permitted action, by kind, target and outcome.")
-                        .setExplicitBucketBoundariesAdvice(Conventions.DURATION_BUCKETS).build());
+                        .setExplicitBucketBoundariesAdvice(Conventions.DURATION_BUCKETS).build(),
+                meter.histogramBuilder(Conventions.JOURNAL_FLUSH_DURATION).setUnit("s")
+                        .setDescription("How long one journal write took (a batch of rows, forced to disk or not), by journal and whether it was forced.")
+                        .setExplicitBucketBoundariesAdvice(Conventions.FLUSH_BUCKETS).build(),
+                meter.counterBuilder(Conventions.UPSTREAM_DROPPED).setUnit("{line}")
+                        .setDescription("Lines or messages from an upstream MCP server that the gateway would not pass on, by server and reason.").build());
     }
 }

@@ -28,7 +28,10 @@ final class McpServerSpan implements Telemetry.Span {
     private long executorStart;
     private boolean ended;
 
-    McpServerSpan(Span span, Instruments instruments, String method, long startNanos) {
+    private final ClientSpans calls;
+
+    McpServerSpan(Span span, Instruments instruments, String method, long startNanos, io.opentelemetry.api.trace.Tracer tracer) {
+        this.calls = new ClientSpans(tracer, span);
         this.span = span;
         this.instruments = instruments;
         this.method = method;
@@ -95,6 +98,11 @@ final class McpServerSpan implements Telemetry.Span {
             }
             instruments.executorDuration().record((System.nanoTime() - executorStart) / 1e9, a.build());
         }
+    }
+
+    @Override
+    public dev.postern.policy.port.CallTrace calls() {
+        return calls;
     }
 
     @Override

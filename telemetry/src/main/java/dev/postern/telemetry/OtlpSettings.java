@@ -8,11 +8,11 @@ import java.util.Objects;
 /**
  * Where and what {@link OtlpTelemetry} exports: the collector's base URL, the headers sent with each
  * export (their values are secrets, resolved by the caller, never shown by {@link #toString}), the
- * resource (service name and version, more attributes), which signals, the timeout of one export and
+ * resource (service name and version, more attributes), which signals (traces, metrics, logs: the journal's rows), the timeout of one export and
  * how many records may wait per signal.
  */
 public record OtlpSettings(URI endpoint, Map<String, String> headers, String serviceName, String serviceVersion,
-                           Map<String, String> resourceAttributes, boolean traces, boolean metrics, Duration timeout,
+                           Map<String, String> resourceAttributes, boolean traces, boolean metrics, boolean logs, Duration timeout,
                            int maxQueue) {
 
     public OtlpSettings {
@@ -39,6 +39,6 @@ public record OtlpSettings(URI endpoint, Map<String, String> headers, String ser
     @Override
     public String toString() {
         return "OtlpSettings[endpoint=" + endpoint + ", headers=" + headers.keySet() + " (values not shown), serviceName="
-                + serviceName + ", traces=" + traces + ", metrics=" + metrics + ", timeout=" + timeout + ", maxQueue=" + maxQueue + "]";
+                + serviceName + ", traces=" + traces + ", metrics=" + metrics + ", logs=" + logs + ", timeout=" + timeout + ", maxQueue=" + maxQueue + "]";
     }
 }

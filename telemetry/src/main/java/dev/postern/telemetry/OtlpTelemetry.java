@@ -11,7 +11,11 @@ import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
+import dev.postern.policy.port.JournalObserver;
+import io.opentelemetry.api.logs.LoggerProvider;
+import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
@@ -28,8 +32,8 @@ import java.util.logging.Logger;
 
 /**
  * The {@link Telemetry} port on the OpenTelemetry SDK: each agent request becomes an MCP SERVER span,
- * parented to the W3C trace context in its {@code params._meta} (SEP-414), and metrics in the MCP
- * conventions, all exported over OTLP/HTTP protobuf with the JDK's HTTP client. Export runs on its own
+ * parented to the W3C trace context in its {@code params._meta} (SEP-414), metrics in the MCP
+ * conventions and, with the {@code logs} signal, each journal row a log record, all exported over OTLP/HTTP protobuf with the JDK's HTTP client. Export runs on its own
  * daemon threads behind bounded queues; nothing here blocks a caller, and every record that cannot be
  * sent is counted ({@link #dropped}). Thread-safe.
  */
@@ -57,15 +61,19 @@ public final class OtlpTelemetry implements Telemetry {
 
     private final SdkTracerProvider tracerProvider;
     private final SdkMeterProvider meterProvider;
+    private final SdkLoggerProvider loggerProvider;
+    private final JournalObserver journal;
     private final Tracer tracer;
     private final Instruments instruments;
     private final Drops drops;
     private final PrintStream diagnostics;
 
-    private OtlpTelemetry(SdkTracerProvider tracerProvider, SdkMeterProvider meterProvider, Tracer tracer, Instruments instruments,
-                          Drops drops, PrintStream diagnostics) {
+    private OtlpTelemetry(SdkTracerProvider tracerProvider, SdkMeterProvider meterProvider, SdkLoggerProvider loggerProvider,
+                          JournalObserver journal, Tracer tracer, Instruments instruments, Drops drops, PrintStream diagnostics) {
         this.tracerProvider = tracerProvider;
         this.meterProvider = meterProvider;
+        this.loggerProvider = loggerProvider;
+        this.journal = journal;
         this.tracer = tracer;
         this.instruments = instruments;
         this.drops = drops;
@@ -104,7 +112,18 @@ public final class OtlpTelemetry implements Telemetry {
                     .build();
             instruments = Instruments.on(meters.get(SCOPE));
         }
-        return new OtlpTelemetry(tracers, meters, tracer, instruments, drops, diagnostics);
+        SdkLoggerProvider loggers = null;
+        io.opentelemetry.api.logs.Logger logger = LoggerProvider.noop().get(SCOPE);
+        if (settings.logs()) {
+            var logs = OtlpHttpLogRecordExporter.builder().setEndpoint(settings.url("/v1/logs")).setTimeout(settings.timeout())
+                    .setConnectTimeout(settings.timeout()).setRetryPolicy(null).setMeterProvider(MeterProvider::noop);
+            settings.headers().forEach(logs::addHeader);
+            loggers = SdkLoggerProvider.builder().setResource(res)
+                    .addLogRecordProcessor(new BoundedLogExport(logs.build(), settings.maxQueue(), settings.timeout(), drops)).build();
+            logger = loggers.get(SCOPE);
+        }
+        JournalObserver journal = settings.logs() || settings.metrics() ? new JournalRecords(logger, instruments) : JournalObserver.NONE;
+        return new OtlpTelemetry(tracers, meters, loggers, journal, tracer, instruments, drops, diagnostics);
     }
 
     @Override
@@ -122,7 +141,17 @@ public final class OtlpTelemetry implements Telemetry {
                 .setAttribute(Conventions.NETWORK_TRANSPORT, Conventions.PIPE);
         request.id().ifPresent(id -> builder.setAttribute(Conventions.JSONRPC_REQUEST_ID, id));
         io.opentelemetry.api.trace.Span span = builder.startSpan();
-        return new McpServerSpan(span, instruments, method, start);
+        return new McpServerSpan(span, instruments, method, start, tracer);
+    }
+
+    @Override
+    public JournalObserver journal() {
+        return journal;
+    }
+
+    @Override
+    public void upstreamDropped(String server, String reason) {
+        instruments.upstreamDropped().add(1, Attributes.of(Conventions.POSTERN_TARGET, server, Conventions.POSTERN_REASON, reason));
     }
 
     @Override
@@ -136,6 +165,9 @@ public final class OtlpTelemetry implements Telemetry {
         if (tracerProvider != null) {
             tracerProvider.shutdown().join(30, TimeUnit.SECONDS);
         }
+        if (loggerProvider != null) {
+            loggerProvider.shutdown().join(30, TimeUnit.SECONDS);
+        }
         if (meterProvider != null) {
             meterProvider.shutdown().join(30, TimeUnit.SECONDS);
         }
@@ -147,6 +179,7 @@ public final class OtlpTelemetry implements Telemetry {
 
     /** The span and metric names this adapter records, for documentation checks. */
     static List<String> metricNames() {
-        return List.of(Conventions.SERVER_DURATION, Conventions.DECISIONS, Conventions.APPROVALS, Conventions.EXECUTOR_DURATION);
+        return List.of(Conventions.SERVER_DURATION, Conventions.DECISIONS, Conventions.APPROVALS, Conventions.EXECUTOR_DURATION,
+                Conventions.JOURNAL_FLUSH_DURATION, Conventions.UPSTREAM_DROPPED);
     }
 }

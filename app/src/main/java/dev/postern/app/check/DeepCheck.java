@@ -86,7 +86,27 @@ public final class DeepCheck {
     public List<Finding> connections() {
         List<Finding> out = new ArrayList<>();
         kinds.forEach(kind -> out.addAll(kind.connect(config)));
+        config.telemetry().ifPresent(t -> telemetryEndpoint(t).ifPresent(out::add));
         return out;
+    }
+
+    /**
+     * The telemetry endpoint: one TCP connection to its host and port within its {@code timeoutMs}
+     * (no OTLP request is sent, and nothing of OpenTelemetry is loaded). A warning, never an error:
+     * a collector that cannot be reached costs the gateway only counted drops.
+     */
+    static java.util.Optional<Finding> telemetryEndpoint(dev.postern.app.config.TelemetrySettings t) {
+        java.net.URI endpoint = t.endpoint();
+        int port = endpoint.getPort() > 0 ? endpoint.getPort() : "https".equals(endpoint.getScheme()) ? 443 : 80;
+        int timeout = (int) Math.min(Integer.MAX_VALUE, t.timeout().toMillis());
+        try (java.net.Socket raw = new java.net.Socket()) {
+            raw.connect(new java.net.InetSocketAddress(java.net.InetAddress.getByName(endpoint.getHost()), port), timeout);
+            return java.util.Optional.empty();
+        } catch (java.io.IOException | RuntimeException e) {
+            String why = ConnectFailures.reason(e, ConnectFailures.Step.CONNECT, endpoint.getHost(), timeout, "").map(r -> ": " + r).orElse("");
+            return java.util.Optional.of(Finding.warning("telemetry-unreachable", "/telemetry/endpoint", "connecting to the collector at "
+                    + endpoint.getHost() + ":" + port + " failed" + why + "; the gateway runs, and what it cannot send is dropped and counted"));
+        }
     }
 
     /**

@@ -45,7 +45,7 @@ public final class HttpTargetCheck implements KindCheck {
     @Override
     public List<Finding> local(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        List<HttpTarget> targets = config.policy().httpTargets();
+        List<HttpTarget> targets = config.policy().allowances(HttpTarget.class);
         CredentialStore credentials = new EnvironmentAndFileCredentialStore(config.credentials());
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
@@ -65,7 +65,7 @@ public final class HttpTargetCheck implements KindCheck {
     @Override
     public List<Finding> addresses(GatewayConfig config, HostNames names) {
         List<Finding> out = new ArrayList<>();
-        List<HttpTarget> targets = config.policy().httpTargets();
+        List<HttpTarget> targets = config.policy().allowances(HttpTarget.class);
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             out.addAll(AddressFindings.judged(t.origin().host(), t.allowPrivateAddresses(), names, "/http/targets/" + i + "/baseUrl",
@@ -77,7 +77,7 @@ public final class HttpTargetCheck implements KindCheck {
     @Override
     public List<Finding> connect(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        List<HttpTarget> targets = config.policy().httpTargets();
+        List<HttpTarget> targets = config.policy().allowances(HttpTarget.class);
         CredentialStore credentials = new EnvironmentAndFileCredentialStore(config.credentials());
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);

@@ -1,5 +1,7 @@
 package dev.postern.app.check;
 
+import dev.postern.app.config.ApprovalChannel;
+import dev.postern.app.config.ApprovalChannels;
 import dev.postern.app.config.GatewayConfig;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HttpTarget;
@@ -26,12 +28,12 @@ import java.util.TreeSet;
  */
 public final class Lint {
     /**
-     * The approval channels a config can have today: the client's own form elicitation (handshake-era
-     * {@code elicitation/create}, or the stateless era's {@code input_required}). A channel the operator
-     * configures (such as {@code postern approvals}) would be added here, and would answer a
-     * {@code confirm} rule a client without elicitation cannot.
+     * The one approval channel that leaves a client without elicitation no way to answer: {@code client}
+     * (form or URL elicitation, handshake-era {@code elicitation/create} or the stateless era's
+     * {@code input_required}). A rule answered {@code local} or {@code any} also reaches the loopback
+     * page and {@code postern approvals}, which need nothing of the client.
      */
-    static final List<String> APPROVAL_CHANNELS = List.of("the client's form elicitation");
+    static final List<String> APPROVAL_CHANNELS = List.of("the client's own elicitation (\"client\")");
 
     private Lint() {
     }
@@ -39,14 +41,15 @@ public final class Lint {
     /** Every lint finding of {@code config}, HTTP first, then SSH, SQL and upstream servers, each in config order. */
     public static List<Finding> of(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        http(config.policy().httpTargets(), out);
-        ssh(config.policy().sshHosts(), out);
-        sql(config.policy().allowances(SqlDatabase.class), out);
-        upstream(config.policy().allowances(UpstreamServer.class), out);
+        ApprovalChannels channels = config.approvalChannels();
+        http(config.policy().allowances(HttpTarget.class), channels, out);
+        ssh(config.policy().allowances(SshHost.class), channels, out);
+        sql(config.policy().allowances(SqlDatabase.class), channels, out);
+        upstream(config.policy().allowances(UpstreamServer.class), channels, out);
         return out;
     }
 
-    private static void http(List<HttpTarget> targets, List<Finding> out) {
+    private static void http(List<HttpTarget> targets, ApprovalChannels channels, List<Finding> out) {
         for (int i = 0; i < targets.size(); i++) {
             HttpTarget t = targets.get(i);
             String where = "/http/targets/" + i;
@@ -83,7 +86,7 @@ public final class Lint {
             if (t.rateLimit().isEmpty()) {
                 out.add(noRateLimit(t, where));
             }
-            if (!t.confirm().isEmpty()) {
+            if (!t.confirm().isEmpty() && channels.of("http.target:" + t.name()) == ApprovalChannel.CLIENT) {
                 out.add(confirmOnlyByClient(where + "/confirm", "target " + t.name() + ": " + new TreeSet<>(t.confirm())));
             }
         }
@@ -97,7 +100,7 @@ public final class Lint {
         return outer.endsWith("/") ? inner.startsWith(outer) : inner.startsWith(outer + '/');
     }
 
-    private static void ssh(List<SshHost> hosts, List<Finding> out) {
+    private static void ssh(List<SshHost> hosts, ApprovalChannels channels, List<Finding> out) {
         for (int i = 0; i < hosts.size(); i++) {
             SshHost h = hosts.get(i);
             String where = "/ssh/hosts/" + i;
@@ -114,7 +117,7 @@ public final class Lint {
                         break;
                     }
                 }
-                if (c.confirm()) {
+                if (c.confirm() && channels.of("ssh.command:" + h.name() + "." + c.name()) == ApprovalChannel.CLIENT) {
                     out.add(confirmOnlyByClient(at + "/confirm", what));
                 }
             }
@@ -124,7 +127,7 @@ public final class Lint {
         }
     }
 
-    private static void sql(List<SqlDatabase> databases, List<Finding> out) {
+    private static void sql(List<SqlDatabase> databases, ApprovalChannels channels, List<Finding> out) {
         for (int i = 0; i < databases.size(); i++) {
             SqlDatabase d = databases.get(i);
             String where = "/sql/databases/" + i;
@@ -143,7 +146,7 @@ public final class Lint {
                         break;
                     }
                 }
-                if (s.confirm()) {
+                if (s.confirm() && channels.of("sql.statement:" + d.name() + "." + s.name()) == ApprovalChannel.CLIENT) {
                     out.add(confirmOnlyByClient(at + "/confirm", what));
                 }
             }
@@ -153,13 +156,13 @@ public final class Lint {
         }
     }
 
-    private static void upstream(List<UpstreamServer> servers, List<Finding> out) {
+    private static void upstream(List<UpstreamServer> servers, ApprovalChannels channels, List<Finding> out) {
         for (int i = 0; i < servers.size(); i++) {
             UpstreamServer s = servers.get(i);
             String where = "/mcp/servers/" + i;
             List<UpstreamTool> tools = s.tools();
             for (int j = 0; j < tools.size(); j++) {
-                if (tools.get(j).confirm()) {
+                if (tools.get(j).confirm() && channels.of("mcp.tool:" + s.name() + "." + tools.get(j).name()) == ApprovalChannel.CLIENT) {
                     out.add(confirmOnlyByClient(where + "/tools/" + j + "/confirm", "server " + s.name() + ", tool " + tools.get(j).name()));
                 }
             }
@@ -203,6 +206,7 @@ public final class Lint {
     private static Finding confirmOnlyByClient(String where, String what) {
         return Finding.warning("confirm-client-only", where, what + " needs a human's approval, and the only approval channel"
                 + " configured is " + String.join(", ", APPROVAL_CHANNELS) + ": a client without form elicitation cannot"
-                + " answer it, and every such call ends approval.unsupported");
+                + " answer it, and every such call ends approval.unsupported; answer it \"local\" or \"any\" to reach the loopback"
+                + " approval page and postern approvals");
     }
 }

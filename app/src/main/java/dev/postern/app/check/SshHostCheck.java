@@ -39,7 +39,7 @@ public final class SshHostCheck implements KindCheck {
     /** Each SSH host's known_hosts file: present and readable (a missing one rejects every host key). */
     private static List<Finding> knownHostsFiles(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        List<SshHost> hosts = config.policy().sshHosts();
+        List<SshHost> hosts = config.policy().allowances(SshHost.class);
         for (int i = 0; i < hosts.size(); i++) {
             SshHost h = hosts.get(i);
             int index = i;
@@ -65,7 +65,7 @@ public final class SshHostCheck implements KindCheck {
      */
     private static List<Finding> optionShapedParameters(GatewayConfig config) {
         List<Finding> out = new ArrayList<>();
-        List<SshHost> hosts = config.policy().sshHosts();
+        List<SshHost> hosts = config.policy().allowances(SshHost.class);
         for (int i = 0; i < hosts.size(); i++) {
             SshHost h = hosts.get(i);
             for (int j = 0; j < h.commands().size(); j++) {
@@ -119,7 +119,7 @@ public final class SshHostCheck implements KindCheck {
     @Override
     public List<Finding> addresses(GatewayConfig config, HostNames names) {
         List<Finding> out = new ArrayList<>();
-        List<SshHost> hosts = config.policy().sshHosts();
+        List<SshHost> hosts = config.policy().allowances(SshHost.class);
         for (int i = 0; i < hosts.size(); i++) {
             SshHost h = hosts.get(i);
             out.addAll(AddressFindings.resolvable(h.address(), names, "/ssh/hosts/" + i + "/address", "host " + h.name()));
@@ -131,7 +131,7 @@ public final class SshHostCheck implements KindCheck {
     public List<Finding> connect(GatewayConfig config) {
         SshProbeLogging.quiet();
         List<Finding> out = new ArrayList<>();
-        List<SshHost> hosts = config.policy().sshHosts();
+        List<SshHost> hosts = config.policy().allowances(SshHost.class);
         for (int i = 0; i < hosts.size(); i++) {
             SshHost h = hosts.get(i);
             String where = "/ssh/hosts/" + i;

@@ -43,7 +43,8 @@ final class CheckConfigCommand implements Command {
                 "--connect (with --deep) also does a TLS handshake with each https target, connects to",
                 "          each http target, reads each SSH host's key and compares it with the pin, and",
                 "          logs in to each SQL database as its user and has the server parse and describe",
-                "          each statement. Sends no HTTP request, runs no command and no statement.",
+                "          each statement, and connects to the telemetry endpoint (a warning if it cannot).",
+                "          Sends no HTTP request, runs no command and no statement.",
                 "--lint    also warns about what is allowed but probably not meant, each warning with a",
                 "          stable id: path prefixes that overlap or that no call reaches (an earlier",
                 "          target of the same origin decides them first), commands and statements no",
@@ -87,6 +88,23 @@ final class CheckConfigCommand implements Command {
         }).orElse(ExitStatus.CONFIG_ERROR);
     }
 
+    /** The telemetry section in one line: where, what, and from which credentials its headers come (names only). */
+    static String telemetry(dev.postern.app.config.TelemetrySettings t) {
+        StringBuilder b = new StringBuilder("telemetry: OTLP/HTTP to ").append(t.endpoint()).append(", signals ")
+                .append(java.util.Arrays.stream(dev.postern.app.config.TelemetrySettings.Signal.values()).filter(t::exports)
+                        .map(dev.postern.app.config.TelemetrySettings.Signal::wireName).toList())
+                .append(", service.name ").append(t.serviceName());
+        t.headers().forEach((name, ref) -> b.append(", header ").append(name).append(" from credential ").append(ref));
+        if (!t.resourceAttributes().isEmpty()) {
+            b.append(", resource attributes ").append(new java.util.TreeMap<>(t.resourceAttributes()));
+        }
+        b.append(", timeoutMs ").append(t.timeout().toMillis()).append(", maxQueue ").append(t.maxQueue());
+        if (t.exports(dev.postern.app.config.TelemetrySettings.Signal.LOGS)) {
+            b.append("; logs carry the journal's rows as written");
+        }
+        return b.toString();
+    }
+
     static String describe(GatewayConfig config) {
         StringBuilder b = new StringBuilder();
         b.append("configuration ").append(config.file()).append(" is valid\n");
@@ -96,6 +114,11 @@ final class CheckConfigCommand implements Command {
         b.append(config.journalRedactArguments() ? ", arguments kept only as SHA-256 digests" : "").append('\n');
         b.append("session: maxFrameBytes ").append(config.maxFrameBytes()).append(", maxInFlight ").append(config.maxInFlight())
                 .append(", approvalTimeoutSeconds ").append(config.approvalTimeout().toSeconds()).append('\n');
+        b.append("approval: ").append(ExplainCommand.answeredBy(config.approvalChannels().session()));
+        new java.util.TreeMap<>(config.approvalChannels().byRule()).forEach((rule, channel) ->
+                b.append("; rule ").append(rule).append(": ").append(channel.word()));
+        b.append('\n');
+        b.append(config.telemetry().map(CheckConfigCommand::telemetry).orElse("telemetry: off")).append('\n');
         List<EffectKind<?, ?, ?>> kinds = Gateway.kinds().all();
         if (kinds.stream().allMatch(k -> config.policy().allowances(k.allowanceType()).isEmpty())) {
             b.append("it allows nothing: ")

@@ -15,6 +15,7 @@ public final class Cli {
             new AuditVerifyCommand(),
             new TrustHostCommand(),
             new UpstreamPinCommand(),
+            new ApprovalsCommand(),
             new DemoEntry());
 
     private Cli() {

@@ -122,6 +122,7 @@ final class ExplainCommand implements Command {
                 out.println("APPROVAL REQUIRED by rule " + pending.rule() + ": " + pending.reason());
                 pending.shown().fields().forEach(f -> out.println("  " + f.label() + ": " + f.value()));
                 out.println("  digest: " + pending.digest());
+                out.println("  answered by: " + answeredBy(config.approvalChannels().of(pending.rule())));
                 out.println("(explained only: nothing was sent or run, and no one was asked)");
                 return ExitStatus.OK;
             }
@@ -134,5 +135,15 @@ final class ExplainCommand implements Command {
                 return ExitStatus.OK;
             }
         });
+    }
+
+    /** A channel as check-config and explain print it: its word, and who answers through it. */
+    static String answeredBy(dev.postern.app.config.ApprovalChannel channel) {
+        switch (channel) {
+            case CLIENT: return "client (the MCP client's own elicitation, trusted to show it to a person)";
+            case LOCAL: return "local (the loopback approval page or postern approvals; no MCP client can answer)";
+            case ANY: return "any (the first answer from the client's elicitation, the loopback approval page or postern approvals)";
+            default: throw new AssertionError(channel);
+        }
     }
 }

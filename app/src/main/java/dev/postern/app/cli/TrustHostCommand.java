@@ -76,11 +76,11 @@ final class TrustHostCommand implements Command {
             return ExitStatus.CONFIG_ERROR;
         }
         GatewayConfig config = loaded.config();
-        Optional<Endpoint> endpoint = config.policy().sshHosts().stream().filter(h -> h.name().equals(hostName)).findFirst()
+        Optional<Endpoint> endpoint = config.policy().allowances(SshHost.class).stream().filter(h -> h.name().equals(hostName)).findFirst()
                 .map(h -> new Endpoint(h.name(), h.address(), h.port(), h.timeout(), h.hostKeyFingerprint()))
                 .or(() -> loaded.unpinned().map(h -> new Endpoint(h.name(), h.address(), h.port(), h.timeout(), Optional.empty())));
         if (endpoint.isEmpty()) {
-            String known = config.policy().sshHosts().stream().map(SshHost::name).collect(Collectors.joining(", "));
+            String known = config.policy().allowances(SshHost.class).stream().map(SshHost::name).collect(Collectors.joining(", "));
             io.stderr().println("postern trust-host: no SSH host named \"" + hostName + "\" in " + config.file()
                     + (known.isEmpty() ? " (it configures none)" : "; configured hosts: " + known));
             return ExitStatus.USAGE;

@@ -13,6 +13,7 @@ public final class ConfigDefaults {
     public static final int MAX_FRAME_BYTES = 1_048_576;
     public static final int MAX_IN_FLIGHT = 8;
     public static final int APPROVAL_TIMEOUT_SECONDS = 120;
+    public static final String APPROVAL = "any";
     public static final long JOURNAL_ROTATE_BYTES = 64L * 1024 * 1024;
     public static final boolean JOURNAL_REDACT_ARGUMENTS = false;
     public static final long CREDENTIAL_COMMAND_TIMEOUT_MS = 10_000;
@@ -21,6 +22,7 @@ public final class ConfigDefaults {
     public static final long HTTP_MAX_RESPONSE_BYTES = 1_048_576;
     public static final String HTTP_ON_OVERSIZE_RESPONSE = "truncate";
     public static final boolean HTTP_ALLOW_PRIVATE_ADDRESSES = false;
+    public static final boolean HTTP_PROPAGATE_TRACE_CONTEXT = false;
     public static final String TRUST_STORE_TYPE = "PKCS12";
     public static final int SSH_PORT = 22;
     public static final long SSH_TIMEOUT_SECONDS = 30;
@@ -57,6 +59,7 @@ public final class ConfigDefaults {
             Map.entry("/properties/session/properties/maxFrameBytes", MAX_FRAME_BYTES),
             Map.entry("/properties/session/properties/maxInFlight", MAX_IN_FLIGHT),
             Map.entry("/properties/session/properties/approvalTimeoutSeconds", APPROVAL_TIMEOUT_SECONDS),
+            Map.entry("/properties/session/properties/approval", APPROVAL),
             Map.entry("/properties/journal/properties/rotateBytes", JOURNAL_ROTATE_BYTES),
             Map.entry("/properties/journal/properties/redactArguments", JOURNAL_REDACT_ARGUMENTS),
             Map.entry(CREDENTIAL_COMMAND + "timeoutMs", CREDENTIAL_COMMAND_TIMEOUT_MS),
@@ -65,6 +68,7 @@ public final class ConfigDefaults {
             Map.entry(HTTP_TARGET + "maxResponseBytes", HTTP_MAX_RESPONSE_BYTES),
             Map.entry(HTTP_TARGET + "onOversizeResponse", HTTP_ON_OVERSIZE_RESPONSE),
             Map.entry(HTTP_TARGET + "allowPrivateAddresses", HTTP_ALLOW_PRIVATE_ADDRESSES),
+            Map.entry(HTTP_TARGET + "propagateTraceContext", HTTP_PROPAGATE_TRACE_CONTEXT),
             Map.entry(HTTP_TARGET + "trustStore/properties/type", TRUST_STORE_TYPE),
             Map.entry(SSH_HOST + "port", SSH_PORT),
             Map.entry(SSH_HOST + "timeoutSeconds", SSH_TIMEOUT_SECONDS),

@@ -181,8 +181,10 @@ public final class ConfigLoader {
         }
         KindSection.Reading reading = new KindSection.Reading(abs, dir, credentials);
         List<Allowance> allowances = new ArrayList<>();
+        Map<String, ApprovalChannel> channels = new LinkedHashMap<>();
         for (KindSection<?> section : sections) {
             allowances.addAll(section.read(reading, root.at(section.pointer())));
+            channels.putAll(section.approvalChannels(root.at(section.pointer())));
         }
         Policy policy;
         try {
@@ -205,7 +207,9 @@ public final class ConfigLoader {
                 journal.path("redactArguments").asBoolean(ConfigDefaults.JOURNAL_REDACT_ARGUMENTS),
                 fileSha256,
                 Duration.ofSeconds(session.path("approvalTimeoutSeconds").asInt(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS)),
-                TelemetrySection.read(abs, root, credentials));
+                TelemetrySection.read(abs, root, credentials),
+                new ApprovalChannels(ApprovalChannel.of(session.path("approval").asText(ConfigDefaults.APPROVAL)).orElseThrow(),
+                        channels));
     }
 
     /** One entry of {@code credentials}, valid against the schema: a file's path resolved against the config's directory. */

@@ -21,6 +21,16 @@ final class Fields {
         return out;
     }
 
+    /** Whether an operation's {@code confirm} (true, false or a channel's word; absent: false) marks it. */
+    static boolean confirmed(JsonNode confirm) {
+        return confirm.isTextual() || confirm.asBoolean(false);
+    }
+
+    /** The channel an operation's {@code confirm} names, if it names one (rather than {@code true}). */
+    static java.util.Optional<ApprovalChannel> confirmChannel(JsonNode confirm) {
+        return confirm.isTextual() ? ApprovalChannel.of(confirm.textValue()) : java.util.Optional.empty();
+    }
+
     /** An allowance's {@code rateLimit}, if it has one; the schema has checked its bounds. */
     static Optional<RateLimit> rateLimit(JsonNode allowance) {
         JsonNode r = allowance.get("rateLimit");

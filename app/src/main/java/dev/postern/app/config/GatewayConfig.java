@@ -12,7 +12,8 @@ import java.util.Optional;
  * A loaded, checked configuration: the file and the SHA-256 of the bytes loaded, the policy, session
  * limits (including how long a human's approval may take), journal directory, rotation size,
  * checkpoint signing key (a credential name) and whether rows keep only digests of arguments,
- * credential sources, and the telemetry export when the file has a {@code telemetry} section.
+ * credential sources, the telemetry export when the file has a {@code telemetry} section, and which
+ * approval channel answers each {@code confirm} rule.
  */
 public record GatewayConfig(
         Path file,
@@ -26,7 +27,8 @@ public record GatewayConfig(
         boolean journalRedactArguments,
         String fileSha256,
         Duration approvalTimeout,
-        Optional<TelemetrySettings> telemetry) {
+        Optional<TelemetrySettings> telemetry,
+        ApprovalChannels approvalChannels) {
 
     public static final int DEFAULT_MAX_FRAME_BYTES = ConfigDefaults.MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_IN_FLIGHT = ConfigDefaults.MAX_IN_FLIGHT;
@@ -58,6 +60,7 @@ public record GatewayConfig(
             throw new IllegalArgumentException("approvalTimeout must be 1 s .. 1 h");
         }
         Objects.requireNonNull(telemetry, "telemetry");
+        Objects.requireNonNull(approvalChannels, "approvalChannels");
         if (telemetry.isPresent()) {
             for (Map.Entry<String, CredentialRef> header : telemetry.get().headers().entrySet()) {
                 if (!credentials.containsKey(header.getValue())) {
@@ -73,13 +76,28 @@ public record GatewayConfig(
                          Optional<CredentialRef> journalSigningKey, boolean journalRedactArguments, String fileSha256,
                          Duration approvalTimeout) {
         this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials, journalSigningKey,
-                journalRedactArguments, fileSha256, approvalTimeout, Optional.empty());
+                journalRedactArguments, fileSha256, approvalTimeout, Optional.empty(), ApprovalChannels.DEFAULT);
+    }
+
+    /** A configuration whose approvals {@code approvalChannels} answer, without telemetry. */
+    public GatewayConfig(Path file, Policy policy, int maxFrameBytes, int maxInFlight, Path journalDirectory,
+                         long journalRotateBytes, Map<CredentialRef, CredentialSource> credentials,
+                         Optional<CredentialRef> journalSigningKey, boolean journalRedactArguments, String fileSha256,
+                         Duration approvalTimeout, Optional<TelemetrySettings> telemetry) {
+        this(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials, journalSigningKey,
+                journalRedactArguments, fileSha256, approvalTimeout, telemetry, ApprovalChannels.DEFAULT);
+    }
+
+    /** This configuration with its approvals answered by {@code channels}. */
+    public GatewayConfig withApprovalChannels(ApprovalChannels channels) {
+        return new GatewayConfig(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
+                journalSigningKey, journalRedactArguments, fileSha256, approvalTimeout, telemetry, channels);
     }
 
     /** This configuration with {@code telemetry} in place of its own. */
     public GatewayConfig withTelemetry(Optional<TelemetrySettings> telemetry) {
         return new GatewayConfig(file, policy, maxFrameBytes, maxInFlight, journalDirectory, journalRotateBytes, credentials,
-                journalSigningKey, journalRedactArguments, fileSha256, approvalTimeout, telemetry);
+                journalSigningKey, journalRedactArguments, fileSha256, approvalTimeout, telemetry, approvalChannels);
     }
 
     /** A configuration whose approvals wait the default time. */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -23,6 +24,18 @@ import java.util.Optional;
  */
 public final class HttpSection implements KindSection<HttpTarget> {
     static final String POINTER = "/http/targets";
+
+    @Override
+    public Map<String, ApprovalChannel> approvalChannels(JsonNode entries) {
+        Map<String, ApprovalChannel> out = new java.util.LinkedHashMap<>();
+        entries.forEach(t -> {
+            if (t.path("confirm").isObject()) {
+                ApprovalChannel.of(t.get("confirm").path("channel").textValue())
+                        .ifPresent(c -> out.put("http.target:" + t.get("name").textValue(), c));
+            }
+        });
+        return out;
+    }
 
     @Override
     public String pointer() {
@@ -77,10 +90,11 @@ public final class HttpSection implements KindSection<HttpTarget> {
             }
         }
         List<String> methods = Fields.strings(t.get("methods"));
-        List<String> confirm = Fields.strings(t.path("confirm"));
+        boolean named = t.path("confirm").isObject();
+        List<String> confirm = Fields.strings(named ? t.get("confirm").get("methods") : t.path("confirm"));
         for (int i = 0; i < confirm.size(); i++) {
             if (!methods.contains(confirm.get(i))) {
-                throw reading.error(at + "/confirm/" + i, "one of the target's methods " + methods
+                throw reading.error(at + (named ? "/confirm/methods/" : "/confirm/") + i, "one of the target's methods " + methods
                         + " (a method the target does not allow needs no approval), but " + confirm.get(i) + " is not");
             }
         }
@@ -102,7 +116,8 @@ public final class HttpSection implements KindSection<HttpTarget> {
                     onOversize,
                     new LinkedHashSet<>(confirm),
                     Fields.rateLimit(t),
-                    tool);
+                    tool,
+                    t.path("propagateTraceContext").asBoolean(ConfigDefaults.HTTP_PROPAGATE_TRACE_CONTEXT));
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

@@ -54,6 +54,15 @@ public interface KindSection<A extends Allowance> {
         return out;
     }
 
+    /**
+     * The approval channel each of this kind's {@code confirm} rules names itself, by the rule id the
+     * kind's policy rules give ({@link ApprovalChannels}); entries whose {@code confirm} is {@code true}
+     * (the session's channel) or absent are not listed. The schema has checked the entries' shape.
+     */
+    default Map<String, ApprovalChannel> approvalChannels(JsonNode entries) {
+        return Map.of();
+    }
+
     /** The top-level member of the config file this section owns: the first step of {@link #pointer()}. */
     default String member() {
         return pointer().substring(1).split("/", 2)[0];

@@ -24,6 +24,14 @@ public final class SqlSection implements KindSection<SqlDatabase> {
     static final String POINTER = "/sql/databases";
 
     @Override
+    public Map<String, ApprovalChannel> approvalChannels(JsonNode entries) {
+        Map<String, ApprovalChannel> out = new java.util.LinkedHashMap<>();
+        entries.forEach(d -> d.path("statements").forEach(s -> Fields.confirmChannel(s.path("confirm")).ifPresent(channel ->
+                out.put("sql.statement:" + d.get("name").textValue() + "." + s.get("name").textValue(), channel))));
+        return out;
+    }
+
+    @Override
     public String pointer() {
         return POINTER;
     }
@@ -112,7 +120,7 @@ public final class SqlSection implements KindSection<SqlDatabase> {
         try {
             return new SqlStatementSpec(s.get("name").textValue(), s.get("sql").textValue(), params,
                     s.path("readOnly").asBoolean(ConfigDefaults.SQL_READ_ONLY),
-                    s.path("confirm").asBoolean(ConfigDefaults.SQL_STATEMENT_CONFIRM), tool);
+                    s.has("confirm") ? Fields.confirmed(s.get("confirm")) : ConfigDefaults.SQL_STATEMENT_CONFIRM, tool);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

@@ -44,6 +44,14 @@ public final class SshSection implements KindSection<SshHost> {
     }
 
     @Override
+    public Map<String, ApprovalChannel> approvalChannels(JsonNode entries) {
+        Map<String, ApprovalChannel> out = new java.util.LinkedHashMap<>();
+        entries.forEach(h -> h.path("commands").forEach(c -> Fields.confirmChannel(c.path("confirm")).ifPresent(channel ->
+                out.put("ssh.command:" + h.get("name").textValue() + "." + c.get("name").textValue(), channel))));
+        return out;
+    }
+
+    @Override
     public String pointer() {
         return POINTER;
     }
@@ -164,7 +172,7 @@ public final class SshSection implements KindSection<SshHost> {
         Optional<TypedTool> tool = Fields.typedTool(reading, at, c);
         try {
             return new SshCommandSpec(c.get("name").textValue(), Fields.strings(c.get("argv")), params,
-                    c.path("confirm").asBoolean(ConfigDefaults.SSH_COMMAND_CONFIRM), tool);
+                    c.has("confirm") ? Fields.confirmed(c.get("confirm")) : ConfigDefaults.SSH_COMMAND_CONFIRM, tool);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

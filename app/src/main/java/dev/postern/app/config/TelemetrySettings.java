@@ -15,9 +15,9 @@ import java.util.Set;
 public record TelemetrySettings(URI endpoint, Map<String, CredentialRef> headers, String serviceName,
                                 Map<String, String> resourceAttributes, Set<Signal> signals, Duration timeout, int maxQueue) {
 
-    /** A signal that can be exported. */
+    /** A signal that can be exported; {@code LOGS} are the journal's rows. */
     public enum Signal {
-        TRACES, METRICS;
+        TRACES, METRICS, LOGS;
 
         /** The name the config file uses. */
         public String wireName() {

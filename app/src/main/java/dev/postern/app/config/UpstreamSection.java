@@ -27,6 +27,14 @@ public final class UpstreamSection implements KindSection<UpstreamServer> {
     static final String POINTER = "/mcp/servers";
 
     @Override
+    public Map<String, ApprovalChannel> approvalChannels(JsonNode entries) {
+        Map<String, ApprovalChannel> out = new java.util.LinkedHashMap<>();
+        entries.forEach(s -> s.path("tools").forEach(t -> Fields.confirmChannel(t.path("confirm")).ifPresent(channel ->
+                out.put("mcp.tool:" + s.get("name").textValue() + "." + t.get("name").textValue(), channel))));
+        return out;
+    }
+
+    @Override
     public String pointer() {
         return POINTER;
     }
@@ -107,7 +115,7 @@ public final class UpstreamSection implements KindSection<UpstreamServer> {
         }
         try {
             return new UpstreamTool(t.get("name").textValue(), t.get("pin").textValue(),
-                    t.path("confirm").asBoolean(ConfigDefaults.MCP_TOOL_CONFIRM), args);
+                    t.has("confirm") ? Fields.confirmed(t.get("confirm")) : ConfigDefaults.MCP_TOOL_CONFIRM, args);
         } catch (IllegalArgumentException e) {
             throw reading.error(at, e.getMessage());
         }

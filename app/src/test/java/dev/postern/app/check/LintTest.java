@@ -124,8 +124,9 @@ class LintTest {
     }
 
     @Test
-    void everyAllowanceWithoutARateLimitAndEveryConfirmRuleIsFound() throws Exception {
+    void everyAllowanceWithoutARateLimitAndEveryConfirmRuleOnlyTheClientCanAnswerIsFound() throws Exception {
         List<String> found = lint("""
+                "session": { "approval": "client" },
                 "http": { "targets": [
                   { "name": "api", "baseUrl": "https://api.example", "methods": ["GET", "DELETE"], "pathPrefixes": ["/v1"],
                     "confirm": ["DELETE"] } ] },
@@ -135,11 +136,25 @@ class LintTest {
                         """),
                 sql("", """
                         { "name": "cancel", "readOnly": false, "sql": "UPDATE orders SET status = 'x' WHERE id = :id",
-                          "params": { "id": { "type": "integer" } }, "confirm": true }
+                          "params": { "id": { "type": "integer" } }, "confirm": "local" }
                         """)));
         assertEquals(List.of("no-rate-limit /http/targets/0", "confirm-client-only /http/targets/0/confirm",
                 "confirm-client-only /ssh/hosts/0/commands/0/confirm", "no-rate-limit /ssh/hosts/0",
-                "confirm-client-only /sql/databases/0/statements/0/confirm", "no-rate-limit /sql/databases/0"), found);
+                "no-rate-limit /sql/databases/0"), found, "the statement answered locally needs no client");
+    }
+
+    @Test
+    void underTheDefaultChannelNoConfirmRuleNeedsTheClientButOneThatNamesTheClientDoes() throws Exception {
+        List<String> found = lint("""
+                "http": { "targets": [
+                  { "name": "api", "baseUrl": "https://api.example", "methods": ["GET", "DELETE"], "pathPrefixes": ["/v1"],
+                    "confirm": { "methods": ["DELETE"], "channel": "client" } } ] },
+                %s
+                """.formatted(ssh("", """
+                        { "name": "restart", "argv": ["systemctl", "restart", "app"], "confirm": true }
+                        """)));
+        assertEquals(List.of("no-rate-limit /http/targets/0", "confirm-client-only /http/targets/0/confirm",
+                "no-rate-limit /ssh/hosts/0"), found);
     }
 
     @Test

@@ -131,19 +131,38 @@ class AuditShowTest {
     }
 
     @Test
+    void anApprovalGivenOnThePageOrInTheTerminalShowsItsChannel() throws Exception {
+        String digest = "sha256:" + "cd".repeat(32);
+        try (FileAuditJournal journal = open(FileAuditJournal.DEFAULT_ROTATE_BYTES)) {
+            journal.approval(ApprovalRecord.asked("ssh.command:web.restart", digest, ApprovalRecord.Channel.LOCAL, FRAME));
+            journal.approval(ApprovalRecord.answered("ssh.command:web.restart", digest, ApprovalRecord.Channel.PAGE, "approved",
+                    "approved", FRAME));
+            journal.approval(ApprovalRecord.answered("ssh.command:web.restart", digest, ApprovalRecord.Channel.TERMINAL,
+                    "approval.declined", "denied", FRAME));
+        }
+        List<String> rows = body(CliRun.of("audit", "show", dir.toString()));
+        assertEquals(3, rows.size(), rows.toString());
+        assertTrue(rows.get(0).contains("via local"), rows.get(0));
+        assertTrue(rows.get(1).matches(".* approved +rule ssh.command:web.restart via page, action " + digest + ".*"), rows.get(1));
+        assertTrue(rows.get(2).contains("via terminal"), rows.get(2));
+        CliRun json = CliRun.of("audit", "show", dir.toString(), "--json");
+        assertTrue(json.out().contains("\"channel\":\"page\"") && json.out().contains("\"channel\":\"terminal\""), json.out());
+    }
+
+    @Test
     void approvalStepsReadAsAskedApprovedOrDeniedAndOnlyARefusalCountsAsADenial() throws Exception {
         String digest = "sha256:" + "ab".repeat(32);
         try (FileAuditJournal journal = open(FileAuditJournal.DEFAULT_ROTATE_BYTES)) {
-            journal.approval(ApprovalRecord.asked("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, FRAME));
-            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, "approved",
+            journal.approval(ApprovalRecord.asked("http.confirm", digest, ApprovalRecord.Channel.CLIENT, FRAME));
+            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.CLIENT, "approved",
                     "the human approved", FRAME));
-            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.ELICITATION, "approval.denied",
+            journal.approval(ApprovalRecord.answered("http.confirm", digest, ApprovalRecord.Channel.CLIENT, "approval.denied",
                     "the human declined", FRAME));
         }
         List<String> rows = body(CliRun.of("audit", "show", dir.toString()));
         assertEquals(3, rows.size(), rows.toString());
-        assertTrue(rows.get(0).matches(".* approval asked +rule http.confirm via elicitation, action " + digest), rows.get(0));
-        assertTrue(rows.get(1).matches(".* approved +rule http.confirm via elicitation, action " + digest + ": the human approved"),
+        assertTrue(rows.get(0).matches(".* approval asked +rule http.confirm via client, action " + digest), rows.get(0));
+        assertTrue(rows.get(1).matches(".* approved +rule http.confirm via client, action " + digest + ": the human approved"),
                 rows.get(1));
         assertTrue(rows.get(2).matches(".* denied approval.denied +rule http.confirm .*: the human declined"), rows.get(2));
         assertFalse(String.join("\n", rows).contains("rejected"), "an approval step is no rejection: " + rows);

@@ -37,6 +37,15 @@ class CheckConfigCommandTest {
     }
 
     @Test
+    void theApprovalChannelOfTheSessionAndOfEachRuleThatNamesItsOwnAreShown() throws Exception {
+        String plain = describe("");
+        assertTrue(plain.contains("\napproval: any (the first answer from the client's elicitation, the loopback approval page or"
+                + " postern approvals)\n"), plain);
+        String named = describe(",\"confirm\":{\"methods\":[\"GET\"],\"channel\":\"local\"}");
+        assertTrue(named.contains("; rule http.target:internal: local\n"), named);
+    }
+
+    @Test
     void methodsThatNeedAHumansApprovalAreShown() throws Exception {
         Path file = dir.resolve("postern.json");
         Files.writeString(file, "{\"journal\":{\"directory\":\"j\"},\"session\":{\"approvalTimeoutSeconds\":45},"

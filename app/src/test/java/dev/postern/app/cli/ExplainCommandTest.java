@@ -115,9 +115,44 @@ class ExplainCommandTest {
         assertTrue(run.out().contains("  body: hello"), run.out());
         assertTrue(run.out().contains("  digest: sha256:"), run.out());
         assertTrue(run.out().contains("no one was asked"), run.out());
+        assertTrue(run.out().contains("  answered by: any (the first answer from the client's elicitation, the loopback approval page"
+                + " or postern approvals)\n"), run.out());
+        Files.writeString(config, Files.readString(config).replace("\"confirm\": [\"POST\"],",
+                "\"confirm\": {\"methods\": [\"POST\"], \"channel\": \"client\"},"));
+        CliRun client = explain("http_request", "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\","
+                + "\"body\":\"hello\"}");
+        assertTrue(client.out().contains("  answered by: client (the MCP client's own elicitation"), client.out());
         CliRun get = explain("http_request", "{\"method\":\"GET\",\"url\":\"http://127.0.0.1:" + http.port() + "/v1/items\"}");
         assertTrue(get.out().startsWith("PERMIT by rule http.target:api\n"), get.out());
         assertNothingRan(run);
+    }
+
+    @Test
+    void anSshCommandWhoseConfirmNamesAChannelIsAnsweredByThatChannelNotTheSessions() throws Exception {
+        Files.writeString(config, Files.readString(config)
+                .replace("\"journal\":", "\"session\": { \"approval\": \"client\" },\n  \"journal\":")
+                .replace("{ \"name\": \"tail\", \"argv\"", "{ \"name\": \"tail\", \"confirm\": \"local\", \"argv\""));
+        CliRun run = explain("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":5,\"file\":\"/var/log/app.log\"}}");
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule ssh.command:web.tail"), run.toString());
+        assertTrue(run.out().contains("  answered by: local (the loopback approval page or postern approvals"), run.out());
+        assertNothingRan(run);
+    }
+
+    @Test
+    void aSqlStatementWhoseConfirmNamesAChannelIsAnsweredByThatChannel() throws Exception {
+        Files.writeString(config, """
+                { "session": { "approval": "local" },
+                  "journal": { "directory": "./journal" },
+                  "credentials": { "shop-db": { "env": "POSTERN_EXPLAIN_TEST_UNSET_VARIABLE" } },
+                  "sql": { "databases": [
+                    { "name": "shop", "host": "127.0.0.1", "database": "shop", "user": "agent", "password": "shop-db",
+                      "tls": { "mode": "disable" }, "allowPrivateAddresses": true,
+                      "statements": [ { "name": "cancel", "readOnly": false, "confirm": "client",
+                        "sql": "UPDATE orders SET status = 'x' WHERE id = :id", "params": { "id": { "type": "integer" } } } ] } ] } }
+                """);
+        CliRun run = explain("sql_query", "{\"database\":\"shop\",\"statement\":\"cancel\",\"args\":{\"id\":7}}");
+        assertTrue(run.out().startsWith("APPROVAL REQUIRED by rule sql.statement:shop.cancel"), run.toString());
+        assertTrue(run.out().contains("  answered by: client (the MCP client's own elicitation"), run.out());
     }
 
     @Test

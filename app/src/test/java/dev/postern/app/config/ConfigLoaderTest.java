@@ -130,7 +130,7 @@ class ConfigLoaderTest {
         assertEquals(dir.resolve("journal"), config.journalDirectory());
         assertEquals(new CredentialSource.File(dir.resolve("keys/deploy_ed25519")), config.credentials().get(new CredentialRef("deploy-key")));
         assertEquals(new CredentialSource.Env("POSTERN_TEST_TOKEN"), config.credentials().get(new CredentialRef("api-token")));
-        HttpTarget t = config.policy().httpTargets().get(0);
+        HttpTarget t = config.policy().allowances(HttpTarget.class).get(0);
         assertEquals("https://api.example.com:443", t.origin().toUrl(), "host lower-cased, trailing dot dropped, port explicit");
         assertEquals(Set.of("GET", "POST"), t.methods());
         assertEquals(List.of("/v1/", "/status"), t.pathPrefixes());
@@ -139,7 +139,7 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofMillis(2500), t.timeout());
         assertEquals(4096, t.maxResponseBytes());
         assertEquals(false, t.allowPrivateAddresses());
-        SshHost h = config.policy().sshHosts().get(0);
+        SshHost h = config.policy().allowances(SshHost.class).get(0);
         assertEquals(2222, h.port());
         assertEquals(Optional.of(dir.resolve("ssh/known_hosts")), h.knownHosts());
         assertEquals(new SshAuth.Key(new CredentialRef("deploy-key"), Optional.empty()), h.auth());
@@ -159,7 +159,7 @@ class ConfigLoaderTest {
         assertEquals(dir.resolve("a/j"), config.journalDirectory());
         assertEquals(dir.resolve("a/b/keys/deploy_ed25519"),
                 ((CredentialSource.File) config.credentials().get(new CredentialRef("deploy-key"))).path());
-        assertEquals(Optional.of(dir.resolve("a/b/ssh/known_hosts")), config.policy().sshHosts().get(0).knownHosts());
+        assertEquals(Optional.of(dir.resolve("a/b/ssh/known_hosts")), config.policy().allowances(SshHost.class).get(0).knownHosts());
     }
 
     @Test
@@ -173,14 +173,14 @@ class ConfigLoaderTest {
     void theSchemaMemberIsAcceptedForEditors() throws Exception {
         ObjectNode root = full();
         root.put("$schema", "https://postern.dev/schema/postern-config.schema.json");
-        assertEquals(1, Gateway.configLoader().load(write(root)).policy().httpTargets().size());
+        assertEquals(1, Gateway.configLoader().load(write(root)).policy().allowances(HttpTarget.class).size());
     }
 
     @Test
     void aMinimalConfigAllowsNothingAndTakesTheDefaults() throws Exception {
         GatewayConfig config = Gateway.configLoader().load(write("{\"journal\":{\"directory\":\"j\"}}"));
-        assertTrue(config.policy().httpTargets().isEmpty());
-        assertTrue(config.policy().sshHosts().isEmpty());
+        assertTrue(config.policy().allowances(HttpTarget.class).isEmpty());
+        assertTrue(config.policy().allowances(SshHost.class).isEmpty());
         assertEquals(GatewayConfig.DEFAULT_MAX_FRAME_BYTES, config.maxFrameBytes());
         assertEquals(GatewayConfig.DEFAULT_MAX_IN_FLIGHT, config.maxInFlight());
         assertEquals(64L * 1024 * 1024, config.journalRotateBytes());
@@ -348,7 +348,7 @@ class ConfigLoaderTest {
     @Test
     void aBaseUrlWithATrailingDotAfterAnIpv4AddressIsReadAsARequestUrlIs() throws Exception {
         Path file = write(edit(r -> target(r).put("baseUrl", "http://127.0.0.1.:8080")));
-        assertEquals("http://127.0.0.1:8080", Gateway.configLoader().load(file).policy().httpTargets().get(0).origin().toUrl());
+        assertEquals("http://127.0.0.1:8080", Gateway.configLoader().load(file).policy().allowances(HttpTarget.class).get(0).origin().toUrl());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -422,9 +422,9 @@ class ConfigLoaderTest {
     void theExamplesTheReadmePointsToLoad() throws Exception {
         for (String example : List.of("postern.json", "postern-ssh.json")) {
             GatewayConfig config = Gateway.configLoader().load(Path.of("..", "examples", example));
-            assertFalse(config.policy().httpTargets().isEmpty(), example);
+            assertFalse(config.policy().allowances(HttpTarget.class).isEmpty(), example);
         }
-        assertEquals(1, Gateway.configLoader().load(Path.of("..", "examples", "postern-ssh.json")).policy().sshHosts().size());
+        assertEquals(1, Gateway.configLoader().load(Path.of("..", "examples", "postern-ssh.json")).policy().allowances(SshHost.class).size());
     }
 
     @Test
@@ -506,7 +506,7 @@ class ConfigLoaderTest {
 
     @Test
     void aTargetTakesTheDefaultTrustAndTruncatesUnlessItSaysOtherwise() throws Exception {
-        HttpTarget t = Gateway.configLoader().load(write(full())).policy().httpTargets().get(0);
+        HttpTarget t = Gateway.configLoader().load(write(full())).policy().allowances(HttpTarget.class).get(0);
 
         assertEquals(Optional.empty(), t.trustStore());
         assertEquals(HttpTarget.OversizeResponse.TRUNCATE, t.onOversizeResponse());
@@ -515,8 +515,8 @@ class ConfigLoaderTest {
     @Test
     void confirmMarksMethodsAndCommandsThatNeedApprovalAndNothingByDefault() throws Exception {
         GatewayConfig plain = Gateway.configLoader().load(write(full()));
-        assertEquals(java.util.Set.of(), plain.policy().httpTargets().get(0).confirm());
-        assertFalse(plain.policy().sshHosts().get(0).commands().get(1).confirm());
+        assertEquals(java.util.Set.of(), plain.policy().allowances(HttpTarget.class).get(0).confirm());
+        assertFalse(plain.policy().allowances(SshHost.class).get(0).commands().get(1).confirm());
         assertEquals(java.time.Duration.ofSeconds(ConfigDefaults.APPROVAL_TIMEOUT_SECONDS), plain.approvalTimeout());
 
         GatewayConfig marked = Gateway.configLoader().load(write(edit(r -> {
@@ -524,12 +524,12 @@ class ConfigLoaderTest {
             tail(r).put("confirm", true);
             ((ObjectNode) r.get("session")).put("approvalTimeoutSeconds", 30);
         })));
-        HttpTarget t = marked.policy().httpTargets().get(0);
+        HttpTarget t = marked.policy().allowances(HttpTarget.class).get(0);
         assertEquals(java.util.Set.of("POST"), t.confirm());
         assertTrue(t.needsApproval("POST"));
         assertFalse(t.needsApproval("GET"));
-        assertTrue(marked.policy().sshHosts().get(0).commands().get(1).confirm());
-        assertFalse(marked.policy().sshHosts().get(0).commands().get(0).confirm());
+        assertTrue(marked.policy().allowances(SshHost.class).get(0).commands().get(1).confirm());
+        assertFalse(marked.policy().allowances(SshHost.class).get(0).commands().get(0).confirm());
         assertEquals(java.time.Duration.ofSeconds(30), marked.approvalTimeout());
     }
 
@@ -547,9 +547,33 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void eachConfirmRuleIsAnsweredByTheChannelItNamesElseBySessionApprovalWhichDefaultsToAny() throws Exception {
+        GatewayConfig plain = Gateway.configLoader().load(write(edit(r -> tail(r).put("confirm", true))));
+        String command = "ssh.command:" + plain.policy().allowances(SshHost.class).get(0).name() + "."
+                + plain.policy().allowances(SshHost.class).get(0).commands().get(1).name();
+        String target = "http.target:" + plain.policy().allowances(HttpTarget.class).get(0).name();
+        assertEquals(ApprovalChannel.ANY, plain.approvalChannels().of(command));
+        assertTrue(plain.policy().allowances(SshHost.class).get(0).commands().get(1).confirm());
+
+        GatewayConfig named = Gateway.configLoader().load(write(edit(r -> {
+            r.putObject("session").put("approval", "local");
+            tail(r).put("confirm", "client");
+            ObjectNode confirm = target(r).putObject("confirm");
+            confirm.putArray("methods").add(target(r).get("methods").get(0).textValue());
+            confirm.put("channel", "any");
+        })));
+        assertEquals(ApprovalChannel.LOCAL, named.approvalChannels().session());
+        assertEquals(ApprovalChannel.CLIENT, named.approvalChannels().of(command));
+        assertEquals(ApprovalChannel.ANY, named.approvalChannels().of(target));
+        assertTrue(named.policy().allowances(SshHost.class).get(0).commands().get(1).confirm(), "a channel's word marks the rule confirm");
+        assertEquals(1, named.policy().allowances(HttpTarget.class).get(0).confirm().size());
+        assertEquals(ApprovalChannel.LOCAL, named.approvalChannels().of("sql.statement:none.other"));
+    }
+
+    @Test
     void aConfirmThatIsNotABooleanOrAMethodListIsRefusedByTheSchema() throws Exception {
         assertNames(refused(edit(r -> tail(r).put("confirm", "yes"))), dir.resolve("postern.json"),
-                "/ssh/hosts/0/commands/1/confirm", "boolean");
+                "/ssh/hosts/0/commands/1/confirm", "enumeration");
         assertNames(refused(edit(r -> target(r).put("confirm", true))), dir.resolve("postern.json"),
                 "/http/targets/0/confirm", "array");
     }
@@ -557,7 +581,7 @@ class ConfigLoaderTest {
     @Test
     void onOversizeResponseRefuseLoadsAsRefusal() throws Exception {
         HttpTarget t = Gateway.configLoader().load(write(edit(r -> target(r).put("onOversizeResponse", "refuse"))))
-                .policy().httpTargets().get(0);
+                .policy().allowances(HttpTarget.class).get(0);
 
         assertEquals(HttpTarget.OversizeResponse.REFUSE, t.onOversizeResponse());
     }
@@ -577,7 +601,7 @@ class ConfigLoaderTest {
         Files.writeString(file, edit(r -> target(r).putObject("trustStore").put("file", "certs/./ca.p12")
                 .put("password", "web-password")).toString());
 
-        HttpTarget t = Gateway.configLoader().load(nested.resolve("../b/c.json")).policy().httpTargets().get(0);
+        HttpTarget t = Gateway.configLoader().load(nested.resolve("../b/c.json")).policy().allowances(HttpTarget.class).get(0);
 
         assertEquals(Optional.of(new TrustStore(nested.resolve("certs/ca.p12"), TrustStore.Type.PKCS12,
                 Optional.of(new CredentialRef("web-password")))), t.trustStore());
@@ -588,7 +612,7 @@ class ConfigLoaderTest {
         Files.write(dir.resolve("ca.jks"), new byte[] {1});
 
         HttpTarget t = Gateway.configLoader().load(write(edit(r -> target(r).putObject("trustStore").put("file", "ca.jks")
-                .put("type", "JKS")))).policy().httpTargets().get(0);
+                .put("type", "JKS")))).policy().allowances(HttpTarget.class).get(0);
 
         assertEquals(Optional.of(new TrustStore(dir.resolve("ca.jks"), TrustStore.Type.JKS, Optional.empty())), t.trustStore());
     }
@@ -650,7 +674,7 @@ class ConfigLoaderTest {
         Path file = write(edit(r -> ((ArrayNode) target(r).get("headers")).add("X-Host").add("Authorization-Hint")));
 
         assertEquals(Set.of("accept", "x-host", "authorization-hint"),
-                Gateway.configLoader().load(file).policy().httpTargets().get(0).headers());
+                Gateway.configLoader().load(file).policy().allowances(HttpTarget.class).get(0).headers());
     }
 
     @Test

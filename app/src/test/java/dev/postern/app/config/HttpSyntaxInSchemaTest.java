@@ -34,6 +34,7 @@ class HttpSyntaxInSchemaTest {
         assertEquals(Map.of(
                 HTTP_TARGET + "methods/items/pattern", method,
                 HTTP_TARGET + "confirm/items/pattern", method,
+                HTTP_TARGET + "confirm/properties/methods/items/pattern", method,
                 HTTP_TARGET + "headers/items/pattern", token,
                 HTTP_TARGET + "auth/properties/header/pattern", token,
                 "/properties/telemetry/properties/headers/propertyNames/pattern", token), copies);

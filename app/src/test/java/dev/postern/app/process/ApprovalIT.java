@@ -38,7 +38,7 @@ class ApprovalIT {
         http = FakeHttpService.start();
         config = dir.resolve("postern.json");
         Files.writeString(config, """
-                { "session": { "approvalTimeoutSeconds": 2 },
+                { "session": { "approvalTimeoutSeconds": 2, "approval": "client" },
                   "journal": { "directory": "journal" },
                   "http": { "targets": [ { "name": "loopback", "baseUrl": "%s", "methods": ["GET", "POST"],
                     "confirm": ["POST"], "pathPrefixes": ["/v1"], "allowPrivateAddresses": true } ] } }

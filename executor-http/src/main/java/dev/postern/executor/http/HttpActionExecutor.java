@@ -10,6 +10,7 @@ import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.outcome.HttpResponseOutcome;
 import dev.postern.policy.outcome.Outcome;
 import dev.postern.policy.port.ActionExecutor;
+import dev.postern.policy.port.CallTrace;
 import dev.postern.policy.port.Cancellation;
 import dev.postern.policy.port.CredentialStore;
 import dev.postern.policy.port.CredentialUnavailableException;
@@ -26,6 +27,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
@@ -153,15 +156,26 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         long millis = Math.max(1, target.timeout().toMillis());
         request.setConfig(requestConfig(Timeout.ofMilliseconds(millis)));
 
+        // A CLIENT span of the call's trace; only a target that opts in sends its context (the agent's own header replaced).
+        CallTrace.Client span = cancellation.trace().client(new CallTrace.Http(permit.method(), permit.uri().getScheme(),
+                permit.uri().getHost(), port(permit), target.name()));
+        if (target.propagateTraceContext()) {
+            span.context().ifPresent(c -> {
+                request.setHeader("traceparent", c.traceparent());
+                request.removeHeaders("tracestate");
+                c.tracestate().ifPresent(state -> request.setHeader("tracestate", state));
+            });
+        }
         Abort abort = new Abort(request);
         Deadlines.Deadline deadline = null;
+        Outcome outcome;
         try {
             cancellation.onCancel(() -> abort.fire(FailureCode.CANCELLED));
             deadline = deadlines.after(millis, () -> abort.fire(FailureCode.TIMEOUT));
-            return exchange(client, request, target, mask);
+            outcome = exchange(client, request, target, mask);
         } catch (IOException | RuntimeException e) {
             request.cancel();
-            return HttpFailures.of(abort.reason(), e, target, millis)
+            outcome = HttpFailures.of(abort.reason(), e, target, millis)
                     .withDetail(mask.mask("dialing " + permit.uri().getHost() + ':' + permit.uri().getPort() + ": "
                             + ExecutionFailure.chain(e)));
         } finally {
@@ -170,6 +184,24 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
                 deadline.cancel();
             }
         }
+        span.ended(traced(outcome));
+        return outcome;
+    }
+
+    private static int port(AuthorizedHttpRequest permit) {
+        int port = permit.uri().getPort();
+        return port > 0 ? port : "https".equals(permit.uri().getScheme()) ? 443 : 80;
+    }
+
+    /** What the CLIENT span says of {@code outcome}: the status, and an error type for a failure or a status of 400 and over. */
+    private static CallTrace.Result traced(Outcome outcome) {
+        if (outcome instanceof HttpResponseOutcome r) {
+            return new CallTrace.Result(OptionalInt.of(r.status()), r.status() >= 400 ? Optional.of(Integer.toString(r.status())) : Optional.empty());
+        }
+        if (outcome instanceof ExecutionFailure f) {
+            return new CallTrace.Result(OptionalInt.empty(), Optional.of(f.code().name()));
+        }
+        return new CallTrace.Result(OptionalInt.empty(), Optional.empty());
     }
 
     /**

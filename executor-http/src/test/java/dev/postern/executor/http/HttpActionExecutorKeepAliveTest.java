@@ -216,7 +216,7 @@ class HttpActionExecutorKeepAliveTest {
     }
 
     private static AuthorizedHttpRequest permit(Policy policy, String path) {
-        String url = "http://127.0.0.1:" + policy.httpTargets().get(0).origin().port() + path;
+        String url = "http://127.0.0.1:" + policy.allowances(HttpTarget.class).get(0).origin().port() + path;
         Decision d = new PolicyEngine(policy).decide(new HttpRequestAction("GET", url, List.of(), List.of(), Optional.empty()));
         if (d instanceof Decision.Permit p && p.permit() instanceof AuthorizedHttpRequest r) {
             return r;

@@ -8,6 +8,7 @@ import dev.postern.policy.outcome.ExecutionFailure;
 import dev.postern.policy.outcome.FailureCode;
 import dev.postern.policy.port.SecretMask;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Every failure the upstream MCP executor answers with, in one place: a stable code and words for
@@ -124,6 +125,16 @@ final class McpFailures {
         }
         return new ExecutionFailure(FailureCode.EXECUTOR_FAILED, "upstream " + server.name() + " answered the call with JSON-RPC error "
                 + integral(n).get() + ": " + shown);
+    }
+
+    /** The JSON-RPC error code of a well-formed error response, when it fits an {@code int}; else empty (for the call's span). */
+    static OptionalInt errorCode(JsonObject message) {
+        Optional<JsonValue> code = message.object("error").flatMap(e -> e.get("code"));
+        if (code.isEmpty() || !(code.get() instanceof JsonNumber n)) {
+            return OptionalInt.empty();
+        }
+        return integral(n).filter(c -> c >= Integer.MIN_VALUE && c <= Integer.MAX_VALUE).map(c -> OptionalInt.of((int) (long) c))
+                .orElse(OptionalInt.empty());
     }
 
     /** RESPONSE_TOO_LARGE when a result of {@code size} canonical bytes is over the server's cap; else empty. */

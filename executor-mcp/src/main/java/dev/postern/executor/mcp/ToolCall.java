@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import dev.postern.policy.port.CallTrace;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -38,6 +40,8 @@ final class ToolCall {
     private final Optional<SchemaValidator.Check> output;
     private final Cancellation cancellation;
     private final UpstreamReports reports;
+    /** The JSON-RPC error code the upstream answered with, if it did. */
+    private OptionalInt rpcError = OptionalInt.empty();
 
     ToolCall(Connection connection, UpstreamServer server, String tool, JsonObject arguments, Optional<SchemaValidator.Check> output,
             Cancellation cancellation, UpstreamReports reports) {
@@ -57,10 +61,37 @@ final class ToolCall {
         params.put("arguments", arguments);
         ProgressSink sink = cancellation.progress();
         Optional<JsonString> token = Optional.empty();
+        LinkedHashMap<String, JsonValue> meta = new LinkedHashMap<>();
         if (sink != ProgressSink.NONE) {
             token = Optional.of(new JsonString("postern-progress-" + TOKENS.incrementAndGet()));
-            params.put("_meta", new JsonObject(Map.of("progressToken", token.get())));
+            meta.put("progressToken", token.get());
         }
+        // A CLIENT span of the call's trace; its W3C context travels in the request's _meta (SEP-414).
+        CallTrace.Client span = cancellation.trace().client(new CallTrace.Mcp("tools/call", tool, server.name()));
+        span.context().ifPresent(c -> {
+            meta.put("traceparent", new JsonString(c.traceparent()));
+            c.tracestate().ifPresent(state -> meta.put("tracestate", new JsonString(state)));
+        });
+        if (!meta.isEmpty()) {
+            params.put("_meta", new JsonObject(meta));
+        }
+        Outcome outcome = send(id, params, sink, token);
+        span.ended(traced(outcome));
+        return outcome;
+    }
+
+    /** What the CLIENT span says of {@code outcome}: a JSON-RPC error's code, {@code tool_error} for a result with isError, or the failure code. */
+    private CallTrace.Result traced(Outcome outcome) {
+        if (outcome instanceof UpstreamCallOutcome r) {
+            return new CallTrace.Result(OptionalInt.empty(), r.upstreamError() ? Optional.of("tool_error") : Optional.empty());
+        }
+        if (outcome instanceof ExecutionFailure f) {
+            return new CallTrace.Result(rpcError, Optional.of(rpcError.isPresent() ? Integer.toString(rpcError.getAsInt()) : f.code().name()));
+        }
+        return new CallTrace.Result(OptionalInt.empty(), Optional.empty());
+    }
+
+    private Outcome send(long id, LinkedHashMap<String, JsonValue> params, ProgressSink sink, Optional<JsonString> token) {
         CompletableFuture<Response> answer;
         try {
             answer = connection.register(id);
@@ -117,6 +148,8 @@ final class ToolCall {
             ExecutionFailure f = McpFailures.ofError(server, message, connection.mask());
             if (f.code() == FailureCode.UPSTREAM_PROTOCOL_ERROR) {
                 reports.dropped(server.name(), "shape", r.sha256(), r.bytes());
+            } else {
+                rpcError = McpFailures.errorCode(message);
             }
             return f;
         }

@@ -1,6 +1,6 @@
 package dev.postern.executor.sql;
 
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.SqlDatabase;
 import dev.postern.policy.model.SqlStatementSpec;
@@ -219,21 +219,21 @@ final class ParamTypes {
     }
 
     /** One sample value per position, of the kind its param binds (only its type is sent, with a describe-only request). */
-    static List<SqlArgument> samples(List<Kind> kinds) {
-        List<SqlArgument> out = new ArrayList<>();
+    static List<Argument> samples(List<Kind> kinds) {
+        List<Argument> out = new ArrayList<>();
         for (Kind k : kinds) {
             switch (k) {
                 case INTEGER:
-                    out.add(new SqlArgument.Whole(0));
+                    out.add(new Argument.Whole(0));
                     break;
                 case NUMBER:
-                    out.add(new SqlArgument.Decimal(BigDecimal.ZERO));
+                    out.add(new Argument.Decimal(BigDecimal.ZERO));
                     break;
                 case BOOLEAN:
-                    out.add(new SqlArgument.Bool(false));
+                    out.add(new Argument.Bool(false));
                     break;
                 default:
-                    out.add(new SqlArgument.Text(""));
+                    out.add(new Argument.Text(""));
                     break;
             }
         }
@@ -241,11 +241,11 @@ final class ParamTypes {
     }
 
     /** Binds {@code values} in placeholder order as {@code typing} says; each is a parameter, never spliced into the SQL. */
-    static void bind(PreparedStatement ps, List<SqlArgument> values, Typing typing) throws SQLException {
+    static void bind(PreparedStatement ps, List<Argument> values, Typing typing) throws SQLException {
         if (typing instanceof Typing.FromServer server) {
             int i = 1;
-            for (SqlArgument v : values) {
-                if (v instanceof SqlArgument.Text t) {
+            for (Argument v : values) {
+                if (v instanceof Argument.Text t) {
                     ps.setObject(i, t.value(), Types.OTHER); // untyped, in text form: the server types it from its position
                 } else {
                     String type = server.types().get(i - 1);
@@ -259,14 +259,14 @@ final class ParamTypes {
             return;
         }
         int i = 1;
-        for (SqlArgument v : values) {
-            if (v instanceof SqlArgument.Text t) {
+        for (Argument v : values) {
+            if (v instanceof Argument.Text t) {
                 ps.setString(i, t.value());
-            } else if (v instanceof SqlArgument.Whole w) {
+            } else if (v instanceof Argument.Whole w) {
                 ps.setLong(i, w.value());
-            } else if (v instanceof SqlArgument.Decimal d) {
+            } else if (v instanceof Argument.Decimal d) {
                 ps.setBigDecimal(i, d.value());
-            } else if (v instanceof SqlArgument.Bool b) {
+            } else if (v instanceof Argument.Bool b) {
                 ps.setBoolean(i, b.value());
             } else {
                 ps.setNull(i, Types.NULL);
@@ -280,17 +280,17 @@ final class ParamTypes {
      * fraction when it goes where a whole number is wanted ({@code 3.0} to an {@code integer} is
      * {@code 3}; {@code 2.5} stays {@code 2.5} and the server refuses it rather than rounding).
      */
-    private static String text(SqlArgument v, boolean whole) {
-        if (v instanceof SqlArgument.Whole w) {
+    private static String text(Argument v, boolean whole) {
+        if (v instanceof Argument.Whole w) {
             return Long.toString(w.value());
         }
-        if (v instanceof SqlArgument.Decimal d) {
+        if (v instanceof Argument.Decimal d) {
             BigDecimal stripped = d.value().stripTrailingZeros();
             return whole && stripped.scale() <= 0 ? stripped.toBigInteger().toString() : d.value().toPlainString();
         }
-        if (v instanceof SqlArgument.Bool b) {
+        if (v instanceof Argument.Bool b) {
             return Boolean.toString(b.value());
         }
-        return ((SqlArgument.Text) v).value();
+        return ((Argument.Text) v).value();
     }
 }

@@ -9,7 +9,7 @@ import dev.postern.fixtures.InMemoryCredentials;
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -95,14 +95,14 @@ class ParamTypesTest {
         return new SqlStatementSpec(name, sql, Map.of("v", spec));
     }
 
-    private Outcome call(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+    private Outcome call(SqlDatabase database, String statement, Map<String, Argument> args) {
         Decision d = new PolicyEngine(Policy.of(database)).decide(new SqlQueryAction(database.name(), statement, args));
         AuthorizedSqlStatement permit = (AuthorizedSqlStatement) assertInstanceOf(Decision.Permit.class, d, d::toString).permit();
         return executor.execute(permit, new Cancellation());
     }
 
     /** One call of {@code SQL} with {@code :v} bound to {@code value}, and what came of it. */
-    private record Case(String sql, ParamSpec spec, SqlArgument value, String expected) {
+    private record Case(String sql, ParamSpec spec, Argument value, String expected) {
         /** The first column of the first row as text, or {@code SQLSTATE xxxxx} for a refusal. */
         static String seen(Outcome outcome) {
             if (outcome instanceof ExecutionFailure f) {
@@ -114,7 +114,7 @@ class ParamTypesTest {
         }
     }
 
-    private static Case c(String sql, ParamSpec spec, SqlArgument value, String expected) {
+    private static Case c(String sql, ParamSpec spec, Argument value, String expected) {
         return new Case(sql, spec, value, expected);
     }
 
@@ -141,20 +141,20 @@ class ParamTypesTest {
         assertEquals(List.of(), wrong);
     }
 
-    private static SqlArgument whole(long v) {
-        return new SqlArgument.Whole(v);
+    private static Argument whole(long v) {
+        return new Argument.Whole(v);
     }
 
-    private static SqlArgument decimal(String v) {
-        return new SqlArgument.Decimal(new BigDecimal(v));
+    private static Argument decimal(String v) {
+        return new Argument.Decimal(new BigDecimal(v));
     }
 
-    private static SqlArgument text(String v) {
-        return new SqlArgument.Text(v);
+    private static Argument text(String v) {
+        return new Argument.Text(v);
     }
 
-    private static SqlArgument bool(boolean v) {
-        return new SqlArgument.Bool(v);
+    private static Argument bool(boolean v) {
+        return new Argument.Bool(v);
     }
 
     @Test

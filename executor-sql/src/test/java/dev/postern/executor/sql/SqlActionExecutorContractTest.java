@@ -3,7 +3,7 @@ package dev.postern.executor.sql;
 import dev.postern.fixtures.contract.ActionExecutorContract;
 import dev.postern.fixtures.contract.ExpectedFailure;
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -73,12 +73,12 @@ class SqlActionExecutorContractTest extends ActionExecutorContract<AuthorizedSql
         return db.database(name, TIMEOUT, 1000, CAP, credential, STATEMENTS);
     }
 
-    private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+    private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, Argument> args) {
         return decide(Policy.of(database),
                 new SqlQueryAction(database.name(), statement, args), AuthorizedSqlStatement.class);
     }
 
-    private static AuthorizedSqlStatement permit(String statement, Map<String, SqlArgument> args) {
+    private static AuthorizedSqlStatement permit(String statement, Map<String, Argument> args) {
         return permit(database("kit", CREDENTIAL), statement, args);
     }
 
@@ -97,7 +97,7 @@ class SqlActionExecutorContractTest extends ActionExecutorContract<AuthorizedSql
 
     @Override
     protected AuthorizedSqlStatement normalPermit(String marker) {
-        return permit("marker", Map.of("m", new SqlArgument.Text(marker)));
+        return permit("marker", Map.of("m", new Argument.Text(marker)));
     }
 
     @Override
@@ -168,7 +168,7 @@ class SqlActionExecutorContractTest extends ActionExecutorContract<AuthorizedSql
 
     @Override
     protected AuthorizedSqlStatement concurrentPermit(String marker) {
-        return permit("meet", Map.of("m", new SqlArgument.Text(marker)));
+        return permit("meet", Map.of("m", new Argument.Text(marker)));
     }
 
     @Override

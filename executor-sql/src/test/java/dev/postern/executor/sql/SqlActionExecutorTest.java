@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.ParamSpec;
 import dev.postern.policy.model.Policy;
@@ -84,12 +84,12 @@ class SqlActionExecutorTest {
         return db.database("shop", timeout, maxRows, maxBytes, "pw", List.of(statements));
     }
 
-    private static Decision decide(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+    private static Decision decide(SqlDatabase database, String statement, Map<String, Argument> args) {
         return new PolicyEngine(Policy.of(database))
                 .decide(new SqlQueryAction(database.name(), statement, args));
     }
 
-    private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, SqlArgument> args) {
+    private static AuthorizedSqlStatement permit(SqlDatabase database, String statement, Map<String, Argument> args) {
         Decision d = decide(database, statement, args);
         return (AuthorizedSqlStatement) assertInstanceOf(Decision.Permit.class, d, d::toString).permit();
     }
@@ -142,10 +142,10 @@ class SqlActionExecutorTest {
                 new SqlStatementSpec("by-id", "SELECT note FROM t WHERE id = CAST(:s AS int)", Map.of("s", text(65536))));
         int mark = db.logMark();
         for (String payload : CORPUS) {
-            SqlRowsOutcome out = rows(run(permit(shop, "echo", Map.of("s", new SqlArgument.Text(payload)))));
+            SqlRowsOutcome out = rows(run(permit(shop, "echo", Map.of("s", new Argument.Text(payload)))));
             assertEquals(1, out.rowCount(), payload);
             assertEquals(new SqlValue.Text(payload), out.rows().get(0).get(0), "the value comes back exactly as sent");
-            ExecutionFailure f = failure(run(permit(shop, "by-id", Map.of("s", new SqlArgument.Text(payload)))),
+            ExecutionFailure f = failure(run(permit(shop, "by-id", Map.of("s", new Argument.Text(payload)))),
                     FailureCode.QUERY_FAILED);
             assertTrue(f.message().startsWith("SQLSTATE 22P02: "), f.message());
         }
@@ -168,7 +168,7 @@ class SqlActionExecutorTest {
     void aNulInTextIsDeniedBeforeAnythingRuns() {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("echo", "SELECT CAST(:s AS text) AS v", Map.of("s", text(100))));
-        Decision d = decide(shop, "echo", Map.of("s", new SqlArgument.Text("a\0'; DROP TABLE t; --")));
+        Decision d = decide(shop, "echo", Map.of("s", new Argument.Text("a\0'; DROP TABLE t; --")));
         assertEquals("sql.args.nul", assertInstanceOf(Decision.Deny.class, d).rule());
     }
 
@@ -181,13 +181,13 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, readOnly, writer);
         long before = db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'");
 
-        ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new SqlArgument.Text("ro-probe")))),
+        ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new Argument.Text("ro-probe")))),
                 FailureCode.QUERY_FAILED);
         assertTrue(f.message().startsWith("SQLSTATE 25006: "), f.message());
         assertEquals(before, db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'"));
 
         // The same function in a statement the operator marked as writing does write: the probe can fail.
-        rows(run(permit(shop, "write", Map.of("w", new SqlArgument.Text("ro-probe")))));
+        rows(run(permit(shop, "write", Map.of("w", new Argument.Text("ro-probe")))));
         assertEquals(before + 1, db.count("SELECT count(*) FROM audit WHERE what = 'ro-probe'"));
     }
 
@@ -199,7 +199,7 @@ class SqlActionExecutorTest {
         for (int maxRows : BOTH_WAYS_OF_BEGINNING) {
             SqlDatabase shop = database(Duration.ofSeconds(5), maxRows, 4096,
                     new SqlStatementSpec("peek", "SELECT sneaky_write(:w) AS written", Map.of("w", text(50))));
-            ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new SqlArgument.Text("ro-cap-" + maxRows)))),
+            ExecutionFailure f = failure(run(permit(shop, "peek", Map.of("w", new Argument.Text("ro-cap-" + maxRows)))),
                     FailureCode.QUERY_FAILED);
             assertTrue(f.message().startsWith("SQLSTATE 25006: "), "maxRows " + maxRows + ": " + f.message());
             assertEquals(0, db.count("SELECT count(*) FROM audit WHERE what = 'ro-cap-" + maxRows + "'"));
@@ -211,7 +211,7 @@ class SqlActionExecutorTest {
         for (int maxRows : BOTH_WAYS_OF_BEGINNING) {
             SqlDatabase shop = database(Duration.ofSeconds(5), maxRows, 4096, noteById("begin-" + maxRows));
             try (SyncCounter groups = new SyncCounter()) {
-                rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+                rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(2)))));
                 assertEquals(2, groups.syncs(), "maxRows " + maxRows + ": a statement's first call describes it once (ParamTypes)");
             }
             // The first call's ROLLBACK done, so the next call finds an idle connection, not one to roll back itself.
@@ -219,7 +219,7 @@ class SqlActionExecutorTest {
                     0, Duration.ofSeconds(5)));
             int mark = db.logMark();
             try (SyncCounter groups = new SyncCounter()) {
-                rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+                rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(1)))));
                 assertEquals(1, groups.syncs(), "maxRows " + maxRows + ": one message group per call");
             }
             String select = "/* begin-" + maxRows + " */ SELECT note FROM t WHERE id = $1";
@@ -250,7 +250,7 @@ class SqlActionExecutorTest {
     void aWriteStatementCommitsAndReportsTheRowsItChanged() throws SQLException {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("rename",
                 "UPDATE t SET note = :note WHERE id = :id", Map.of("note", text(50), "id", new ParamSpec.IntegerParam(1, 3)), false, false));
-        SqlRowsOutcome out = rows(run(permit(shop, "rename", Map.of("note", new SqlArgument.Text("row 2"), "id", new SqlArgument.Whole(2)))));
+        SqlRowsOutcome out = rows(run(permit(shop, "rename", Map.of("note", new Argument.Text("row 2"), "id", new Argument.Whole(2)))));
         assertEquals(1, out.rowCount());
         assertTrue(out.columns().isEmpty());
         assertEquals(1, db.count("SELECT count(*) FROM t WHERE id = 2 AND note = 'row 2'"));
@@ -371,9 +371,9 @@ class SqlActionExecutorTest {
                 Map.of("i", new ParamSpec.IntegerParam(Long.MIN_VALUE, Long.MAX_VALUE),
                         "n", new ParamSpec.NumberParam(Optional.empty(), Optional.empty()),
                         "b", new ParamSpec.BooleanParam(), "s", text(10))));
-        SqlRowsOutcome out = rows(run(permit(shop, "typed", Map.of("i", new SqlArgument.Whole(7),
-                "n", new SqlArgument.Decimal(new BigDecimal("0.10000000000000000000001")), "b", new SqlArgument.Bool(false),
-                "s", new SqlArgument.Text("x")))));
+        SqlRowsOutcome out = rows(run(permit(shop, "typed", Map.of("i", new Argument.Whole(7),
+                "n", new Argument.Decimal(new BigDecimal("0.10000000000000000000001")), "b", new Argument.Bool(false),
+                "s", new Argument.Text("x")))));
         assertEquals(List.of(new SqlValue.Text("bigint"), new SqlValue.Text("numeric"), new SqlValue.Text("boolean"),
                 new SqlValue.Text("character varying"), new SqlValue.Decimal(new BigDecimal("0.10000000000000000000001"))),
                 out.rows().get(0));
@@ -384,7 +384,7 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, new SqlStatementSpec("odd",
                 "/* ; ? :no */ SELECT '{\"a\": 1}'::jsonb ? :k AS has, :k::text || ':x; ?' AS k, $q$:no;$q$ AS d -- ;?\n;",
                 Map.of("k", text(10))));
-        SqlRowsOutcome out = rows(run(permit(shop, "odd", Map.of("k", new SqlArgument.Text("a")))));
+        SqlRowsOutcome out = rows(run(permit(shop, "odd", Map.of("k", new Argument.Text("a")))));
         assertEquals(List.of(new SqlValue.Bool(true), new SqlValue.Text("a:x; ?"), new SqlValue.Text(":no;")), out.rows().get(0));
     }
 
@@ -448,7 +448,7 @@ class SqlActionExecutorTest {
     void aFailureMessageNeverCarriesThePassword() {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("leak", "SELECT CAST(:s AS int)", Map.of("s", text(100))));
-        ExecutionFailure f = failure(run(permit(shop, "leak", Map.of("s", new SqlArgument.Text(PASSWORD)))), FailureCode.QUERY_FAILED);
+        ExecutionFailure f = failure(run(permit(shop, "leak", Map.of("s", new Argument.Text(PASSWORD)))), FailureCode.QUERY_FAILED);
         assertFalse(f.message().contains(PASSWORD), f.message());
         assertTrue(f.message().contains("****"), f.message());
     }
@@ -460,19 +460,19 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("note", "SELECT note FROM t WHERE id = :id", Map.of("id", new ParamSpec.IntegerParam(1, 3))),
                 new SqlStatementSpec("log", "INSERT INTO audit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
-        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(1)))));
         assertEquals(1, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent' AND state = 'idle'", 1,
                 Duration.ofSeconds(3)), "one idle pooled connection");
         db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
 
-        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(2)))));
         assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), out.rows());
 
         // The same for a write: it commits exactly once.
         db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
-        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text("retried-once"))))).rowCount());
+        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new Argument.Text("retried-once"))))).rowCount());
         assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = 'retried-once'"));
     }
 
@@ -509,7 +509,7 @@ class SqlActionExecutorTest {
 
         for (int i = 0; i < 200; i++) {
             int id = 1 + i % 3;
-            SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(id)))));
+            SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(id)))));
             assertEquals(List.of(List.of(new SqlValue.Text("row " + id))), out.rows());
         }
         assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "200 calls one after the other share one connection");
@@ -524,12 +524,12 @@ class SqlActionExecutorTest {
         HeldReleases gate = new HeldReleases();
         releasingThrough(gate);
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("one-group"));
-        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(1)))));
         int mark = db.logMark();
 
         SqlRowsOutcome next;
         try (SyncCounter groups = new SyncCounter()) {
-            next = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(3)))));
+            next = rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(3)))));
             assertEquals(1, groups.syncs(), "the ROLLBACK, the BEGIN and the statement share one round trip");
         }
 
@@ -552,9 +552,9 @@ class SqlActionExecutorTest {
         long before = db.pg.connectionsOf(TestDatabase.ROLE);
         int mark = db.logMark();
 
-        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(1)))));
         assertEquals(1, db.count(IDLE_IN_TRANSACTION), "the rows came back while the transaction was still open");
-        SqlRowsOutcome next = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(2)))));
+        SqlRowsOutcome next = rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(2)))));
 
         assertEquals(List.of(List.of(new SqlValue.Text("row 2"))), next.rows());
         assertEquals(1, db.pg.connectionsOf(TestDatabase.ROLE) - before, "both calls ran on one connection");
@@ -572,13 +572,13 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096, noteById("rollback-fails"));
         long before = db.pg.connectionsOf(TestDatabase.ROLE);
         int mark = db.logMark();
-        rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(1)))));
+        rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(1)))));
         assertEquals(1, db.count(IDLE_IN_TRANSACTION));
         db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'");
         assertEquals(0, db.awaitCount("SELECT count(*) FROM pg_stat_activity WHERE usename = 'agent'", 0, Duration.ofSeconds(3)));
         gate.passThrough(); // its ROLLBACK now fails: the server ended the session
 
-        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new SqlArgument.Whole(3)))));
+        SqlRowsOutcome out = rows(run(permit(shop, "note", Map.of("id", new Argument.Whole(3)))));
 
         assertEquals(List.of(List.of(new SqlValue.Text("row 3"))), out.rows());
         assertEquals(2, db.pg.connectionsOf(TestDatabase.ROLE) - before, "the second call opened a fresh connection");
@@ -593,7 +593,7 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("log", "INSERT INTO audit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
 
-        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text("committed-first"))))).rowCount());
+        assertEquals(1, rows(run(permit(shop, "log", Map.of("w", new Argument.Text("committed-first"))))).rowCount());
 
         assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = 'committed-first'"),
                 "another session sees the row as soon as the call returned");
@@ -601,7 +601,7 @@ class SqlActionExecutorTest {
         gate.passThrough();
         for (int i = 0; i < 20; i++) {
             String what = "committed-" + i;
-            rows(run(permit(shop, "log", Map.of("w", new SqlArgument.Text(what)))));
+            rows(run(permit(shop, "log", Map.of("w", new Argument.Text(what)))));
             assertEquals(1, db.count("SELECT count(*) FROM audit WHERE what = '" + what + "'"), what);
         }
     }
@@ -612,7 +612,7 @@ class SqlActionExecutorTest {
                 new SqlStatementSpec("slow", "INSERT INTO slow_commit(what) VALUES (:w)", Map.of("w", text(50)), false, false),
                 new SqlStatementSpec("napping-write", "INSERT INTO audit(what) SELECT 'nap' FROM pg_sleep(30)", Map.of(), false, false));
 
-        ExecutionFailure atCommit = failure(run(permit(shop, "slow", Map.of("w", new SqlArgument.Text("x")))), FailureCode.TIMEOUT);
+        ExecutionFailure atCommit = failure(run(permit(shop, "slow", Map.of("w", new Argument.Text("x")))), FailureCode.TIMEOUT);
         assertTrue(atCommit.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"),
                 atCommit.message());
         // The COMMIT is cancelled on the server (see the next tests); wait for its backend to end, for the tests after.
@@ -648,7 +648,7 @@ class SqlActionExecutorTest {
         long started = serverMicros();
         String committing = committingSince(started);
 
-        ExecutionFailure f = failure(run(permit(shop, "stuck", Map.of("w", new SqlArgument.Text("timed-out")))), FailureCode.TIMEOUT);
+        ExecutionFailure f = failure(run(permit(shop, "stuck", Map.of("w", new Argument.Text("timed-out")))), FailureCode.TIMEOUT);
 
         assertTrue(f.message().contains("the COMMIT had been sent, so whether the write took effect is unknown"), f.message());
         assertEquals(0, db.awaitCount(committing, 0, Duration.ofSeconds(3)), "the COMMIT is still running on the server");
@@ -666,7 +666,7 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(30), 10, 4096,
                 new SqlStatementSpec("stuck", "INSERT INTO stuck_commit(what) VALUES (:w)", Map.of("w", text(50)), false, false));
         Cancellation cancellation = new Cancellation();
-        AuthorizedSqlStatement permit = permit(shop, "stuck", Map.of("w", new SqlArgument.Text("cancelled")));
+        AuthorizedSqlStatement permit = permit(shop, "stuck", Map.of("w", new Argument.Text("cancelled")));
         long started = serverMicros();
         String committing = committingSince(started);
         CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(() -> executor.execute(permit, cancellation));
@@ -688,7 +688,7 @@ class SqlActionExecutorTest {
         SqlDatabase shop = database(Duration.ofSeconds(5), 10, 4096,
                 new SqlStatementSpec("escape", "CALL escape_read_only(:w)", Map.of("w", text(50))));
 
-        ExecutionFailure f = failure(run(permit(shop, "escape", Map.of("w", new SqlArgument.Text("escaped")))),
+        ExecutionFailure f = failure(run(permit(shop, "escape", Map.of("w", new Argument.Text("escaped")))),
                 FailureCode.QUERY_FAILED);
 
         assertTrue(f.message().startsWith("SQLSTATE 2D000: "), "no COMMIT inside a BEGIN READ ONLY block: " + f.message());

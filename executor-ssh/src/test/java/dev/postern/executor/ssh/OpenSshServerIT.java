@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -150,7 +150,7 @@ class OpenSshServerIT {
         String hostile = "a b ; | & $( touch " + marker + " ) ' \" \\";
 
         SshExitOutcome exit = exited(executor.execute(
-                permit(knownHosts(pub(hostKey)), Optional.empty(), "print", Map.of("x", new SshArgument.Text(hostile))),
+                permit(knownHosts(pub(hostKey)), Optional.empty(), "print", Map.of("x", new Argument.Text(hostile))),
                 new Cancellation()));
 
         assertEquals(hostile + "\n", text(exit.stdout()), "printf '%s\\n' printed its one argument verbatim");
@@ -168,7 +168,7 @@ class OpenSshServerIT {
         String before = Files.readString(impostor);
 
         assertFailure(FailureCode.HOST_KEY_REJECTED, executor.execute(
-                permit(impostor, Optional.empty(), "touch", Map.of("path", new SshArgument.Text(marker.toString()))),
+                permit(impostor, Optional.empty(), "touch", Map.of("path", new Argument.Text(marker.toString()))),
                 new Cancellation()));
 
         assertFalse(Files.exists(marker), "the refused call's command never ran");
@@ -180,7 +180,7 @@ class OpenSshServerIT {
 
         // The same server, the right key: proves the log would have shown an accepted login.
         exited(executor.execute(permit(knownHosts(pub(hostKey)), Optional.empty(), "print",
-                Map.of("x", new SshArgument.Text("control"))), new Cancellation()));
+                Map.of("x", new Argument.Text("control"))), new Cancellation()));
         assertEquals(1, acceptedLogins());
         assertFalse(Files.exists(marker));
     }
@@ -190,7 +190,7 @@ class OpenSshServerIT {
         String pinned = fingerprint(hostKey);
 
         SshExitOutcome exit = exited(executor.execute(
-                permit(null, Optional.of(pinned), "print", Map.of("x", new SshArgument.Text("pinned"))),
+                permit(null, Optional.of(pinned), "print", Map.of("x", new Argument.Text("pinned"))),
                 new Cancellation()));
 
         assertEquals("pinned\n", text(exit.stdout()));
@@ -203,7 +203,7 @@ class OpenSshServerIT {
 
         assertFailure(FailureCode.HOST_KEY_REJECTED, executor.execute(
                 permit(null, Optional.of(fingerprint(keygen("other_host_key"))), "touch",
-                        Map.of("path", new SshArgument.Text(marker.toString()))),
+                        Map.of("path", new Argument.Text(marker.toString()))),
                 new Cancellation()));
         assertFalse(Files.exists(marker));
     }
@@ -211,7 +211,7 @@ class OpenSshServerIT {
     @Test
     void exitStatusOfTheRemoteCommandComesBack() throws IOException {
         SshExitOutcome exit = exited(executor.execute(
-                permit(knownHosts(pub(hostKey)), Optional.empty(), "exit", Map.of("code", new SshArgument.Whole(3))),
+                permit(knownHosts(pub(hostKey)), Optional.empty(), "exit", Map.of("code", new Argument.Whole(3))),
                 new Cancellation()));
 
         assertEquals(3, exit.exitStatus().getAsInt());
@@ -224,7 +224,7 @@ class OpenSshServerIT {
         SshActionExecutor other = new SshActionExecutor(new InMemoryCredentials().put("key", Files.readString(stranger)));
         try {
             assertFailure(FailureCode.AUTH_FAILED, other.execute(
-                    permit(knownHosts(pub(hostKey)), Optional.empty(), "print", Map.of("x", new SshArgument.Text("x"))),
+                    permit(knownHosts(pub(hostKey)), Optional.empty(), "print", Map.of("x", new Argument.Text("x"))),
                     new Cancellation()));
         } finally {
             other.close();
@@ -235,27 +235,27 @@ class OpenSshServerIT {
     @Test
     void aTimedOutSleepIsGoneWithinTheGraceAfterTheAnswer() throws IOException {
         String seconds = marker();
-        assertStoppedAfter(FailureCode.TIMEOUT, "sleep " + seconds, "sleep", Map.of("seconds", new SshArgument.Text(seconds)), null);
+        assertStoppedAfter(FailureCode.TIMEOUT, "sleep " + seconds, "sleep", Map.of("seconds", new Argument.Text(seconds)), null);
     }
 
     @Test
     void aTimedOutCommandThatIgnoresTermIsKilledWithinTheGraceAfterTheAnswer() throws IOException {
         String seconds = marker();
         assertStoppedAfter(FailureCode.TIMEOUT, "sleep " + seconds, "script",
-                Map.of("script", new SshArgument.Text("trap '' TERM; sleep " + seconds + "; echo late")), null);
+                Map.of("script", new Argument.Text("trap '' TERM; sleep " + seconds + "; echo late")), null);
     }
 
     @Test
     void aCancelledCommandThatIgnoresTermIsKilledWithinTheGraceAfterTheAnswer() throws IOException {
         String seconds = marker();
         assertStoppedAfter(FailureCode.CANCELLED, "sleep " + seconds, "script",
-                Map.of("script", new SshArgument.Text("trap '' TERM; sleep " + seconds + "; echo late")), new Cancellation());
+                Map.of("script", new Argument.Text("trap '' TERM; sleep " + seconds + "; echo late")), new Cancellation());
     }
 
     @Test
     void anExitSignalAndStderrComeBackUnderTheStopWrapper() throws IOException {
         SshExitOutcome exit = exited(executor.execute(permit(knownHosts(pub(hostKey)), Optional.empty(), "script",
-                Map.of("script", new SshArgument.Text("echo out; echo err >&2; kill -KILL $$"))), new Cancellation()));
+                Map.of("script", new Argument.Text("echo out; echo err >&2; kill -KILL $$"))), new Cancellation()));
 
         assertEquals("out\n", text(exit.stdout()));
         assertEquals("err\n", text(exit.stderr()));
@@ -273,7 +273,7 @@ class OpenSshServerIT {
      * proves that the answer is {@code code} and that no process of it is left within the stop-wrapper's
      * grace after the answer (polled, with slack for a loaded machine; no speed is asserted).
      */
-    private void assertStoppedAfter(FailureCode code, String sleepLine, String command, Map<String, SshArgument> args,
+    private void assertStoppedAfter(FailureCode code, String sleepLine, String command, Map<String, Argument> args,
                                     Cancellation cancellation) throws IOException {
         AuthorizedSshCommand permit = permit(knownHosts(pub(hostKey)), Optional.empty(),
                 cancellation == null ? Duration.ofSeconds(8) : Duration.ofSeconds(60), command, args);
@@ -329,12 +329,12 @@ class OpenSshServerIT {
     }
 
     /** A permit from the real engine for one host on this sshd that allows print, touch, exit and sleep. */
-    private AuthorizedSshCommand permit(Path knownHosts, Optional<String> fingerprint, String command, Map<String, SshArgument> args) {
+    private AuthorizedSshCommand permit(Path knownHosts, Optional<String> fingerprint, String command, Map<String, Argument> args) {
         return permit(knownHosts, fingerprint, Duration.ofSeconds(20), command, args);
     }
 
     private AuthorizedSshCommand permit(Path knownHosts, Optional<String> fingerprint, Duration timeout, String command,
-                                        Map<String, SshArgument> args) {
+                                        Map<String, Argument> args) {
         ParamSpec.StringParam text = new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 1000);
         SshHost host = new SshHost(HOST, "127.0.0.1", port, USER, new SshAuth.Key(new CredentialRef("key"), Optional.empty()),
                 Optional.ofNullable(knownHosts), fingerprint, timeout, 1 << 20, List.of(

@@ -3,7 +3,7 @@ package dev.postern.executor.ssh;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -67,7 +67,7 @@ final class Permits {
     }
 
     AuthorizedSshCommand echo(String text) {
-        return decide(new SshCommandAction(HOST, "echo", Map.of("text", new SshArgument.Text(text))));
+        return decide(new SshCommandAction(HOST, "echo", Map.of("text", new Argument.Text(text))));
     }
 
     AuthorizedSshCommand uptime() {

@@ -5,7 +5,7 @@ import dev.postern.fixtures.FakeSshServer.Reply;
 import dev.postern.fixtures.contract.ActionExecutorContract;
 import dev.postern.fixtures.contract.ExpectedFailure;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -137,7 +137,7 @@ class SshActionExecutorContractTest extends ActionExecutorContract<AuthorizedSsh
     }
 
     private static AuthorizedSshCommand run(SshHost host, String command, String text) {
-        Map<String, SshArgument> args = text == null ? Map.of() : Map.of("text", new SshArgument.Text(text));
+        Map<String, Argument> args = text == null ? Map.of() : Map.of("text", new Argument.Text(text));
         return decide(Policy.of(List.of(), List.of(host)), new SshCommandAction(host.name(), command, args),
                 AuthorizedSshCommand.class);
     }

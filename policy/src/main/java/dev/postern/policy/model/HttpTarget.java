@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * response body over the cap, and the methods ({@code confirm}, a subset of {@code methods}) whose
  * calls also need a human's approval of the exact request, how many calls it takes per period
  * (applied outside the kernel), and the name it is also offered under as a tool of its own, if the
- * operator asked. Immutable.
+ * operator asked, and whether its requests carry the call's W3C trace context ({@code traceparent})
+ * while telemetry exports traces. Immutable.
  */
 public record HttpTarget(
         String name,
@@ -31,7 +32,8 @@ public record HttpTarget(
         OversizeResponse onOversizeResponse,
         Set<String> confirm,
         Optional<RateLimit> rateLimit,
-        Optional<TypedTool> tool) implements Allowance {
+        Optional<TypedTool> tool,
+        boolean propagateTraceContext) implements Allowance {
 
     /** What the executor does with a response body longer than {@code maxResponseBytes}. */
     public enum OversizeResponse {
@@ -81,16 +83,34 @@ public record HttpTarget(
                 trustStore, onOversizeResponse, confirm, rateLimit, Optional.empty());
     }
 
+    /** A target that sends no {@code traceparent} header. */
+    public HttpTarget(String name, Origin origin, Set<String> methods, List<String> pathPrefixes, Set<String> headers,
+                      Optional<HttpAuth> auth, Duration timeout, long maxResponseBytes, boolean allowPrivateAddresses,
+                      Optional<TrustStore> trustStore, OversizeResponse onOversizeResponse, Set<String> confirm,
+                      Optional<RateLimit> rateLimit, Optional<TypedTool> tool) {
+        this(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes, allowPrivateAddresses,
+                trustStore, onOversizeResponse, confirm, rateLimit, tool, false);
+    }
+
     /** This target with {@code confirm} as the methods that need a human's approval. */
     public HttpTarget withConfirm(Set<String> confirm) {
         return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
-                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, tool);
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, tool, propagateTraceContext);
     }
 
     /** This target also offered as a tool of its own named {@code tool}. */
     public HttpTarget withTool(TypedTool tool) {
         return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
-                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, Optional.of(tool));
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, Optional.of(tool), propagateTraceContext);
+    }
+
+    /**
+     * This target with {@code propagate} saying whether each request carries the call's W3C
+     * {@code traceparent} (and {@code tracestate}) header while telemetry exports traces.
+     */
+    public HttpTarget withTraceContextPropagation(boolean propagate) {
+        return new HttpTarget(name, origin, methods, pathPrefixes, headers, auth, timeout, maxResponseBytes,
+                allowPrivateAddresses, trustStore, onOversizeResponse, confirm, rateLimit, tool, propagate);
     }
 
     public HttpTarget {

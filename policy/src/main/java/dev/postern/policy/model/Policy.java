@@ -56,15 +56,9 @@ public record Policy(List<Allowance> allowances) {
         return allowances.stream().filter(kind::isInstance).map(kind::cast).toList();
     }
 
-    public List<HttpTarget> httpTargets() {
-        return allowances(HttpTarget.class);
-    }
-
-    public List<SshHost> sshHosts() {
-        return allowances(SshHost.class);
-    }
-
-    public Optional<SshHost> sshHost(String name) {
-        return sshHosts().stream().filter(h -> h.name().equals(name)).findFirst();
+    /** The allowance of one kind with this name (names are unique per kind), if the policy has one. */
+    public <T extends Allowance> Optional<T> allowance(Class<T> kind, String name) {
+        Objects.requireNonNull(name, "name");
+        return allowances(kind).stream().filter(a -> a.name().equals(name)).findFirst();
     }
 }

@@ -18,8 +18,13 @@ public record ApprovalRecord(Event event, String rule, String actionDigest, Chan
     /** A question asked, or its answer. */
     public enum Event { ASKED, ANSWERED }
 
-    /** How the question travelled: a server-sent {@code elicitation/create}, or an {@code input_required} result. */
-    public enum Channel { ELICITATION, INPUT_REQUIRED, NONE }
+    /**
+     * Who was asked, or who answered: the MCP client ({@code elicitation/create} or an
+     * {@code input_required} result), the loopback approval page, the terminal ({@code postern approvals}),
+     * the channels Postern owns before either answered ({@code LOCAL}: a question put there, or an
+     * expiry), or no one ({@code NONE}: no channel could ask).
+     */
+    public enum Channel { CLIENT, PAGE, TERMINAL, LOCAL, NONE }
 
     public ApprovalRecord {
         Objects.requireNonNull(event, "event");

@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 
 /**
  * Where the gateway tells what each request of the agent came to, for export past this machine (an
- * OpenTelemetry adapter sends it as traces and metrics). It hears facts, never values: method, tool
+ * OpenTelemetry adapter sends it as traces, metrics and, through {@link #journal()}, log records). It hears facts, never values: method, tool
  * and kind names, rule ids, stages, reason codes, allowance names, journal sequence numbers, and the
  * client's own trace context. Implementations must never block or throw, and must stay cheap: a call
  * is never delayed or refused for telemetry. {@link #OFF} does nothing. Thread-safe.
@@ -28,6 +28,18 @@ public interface Telemetry extends AutoCloseable {
 
     /** A request from the agent was read; the span is ended by {@link Span#answered}. */
     Span request(Request request);
+
+    /**
+     * Who hears the journal's rows once written: log records of the rows, and the journal's write
+     * durations; {@link JournalObserver#NONE} when neither is exported.
+     */
+    default JournalObserver journal() {
+        return JournalObserver.NONE;
+    }
+
+    /** An upstream MCP server's line was not passed on: the server's name in the config and the reason code ({@link UpstreamReports}). */
+    default void upstreamDropped(String server, String reason) {
+    }
 
     /** What was held for export and never sent, so far (a full queue, a collector down, slow or refusing). */
     default long dropped() {
@@ -97,6 +109,11 @@ public interface Telemetry extends AutoCloseable {
 
         /** The executor ran; its failure code when the outcome is a failure. */
         default void executed(Optional<String> failureCode) {
+        }
+
+        /** Where the executor's outbound requests become CLIENT spans, children of this one. */
+        default CallTrace calls() {
+            return CallTrace.NONE;
         }
 
         /** The answer was rendered: the span ends. */

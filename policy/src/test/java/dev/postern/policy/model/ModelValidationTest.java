@@ -230,7 +230,7 @@ class ModelValidationTest {
     void httpTargetAndSshHostMayShareAName() {
         Policy p = Policy.of(List.of(target("web-1", Set.of("GET"), List.of("/"))), List.of(HOST));
 
-        assertEquals(Optional.of(HOST), p.sshHost("web-1"));
+        assertEquals(Optional.of(HOST), p.allowance(SshHost.class, "web-1"));
     }
 
     @Test

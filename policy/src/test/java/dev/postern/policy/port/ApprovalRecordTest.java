@@ -13,16 +13,16 @@ class ApprovalRecordTest {
 
     @Test
     void aQuestionHasNoResultAndAnAnswerHasOne() {
-        ApprovalRecord asked = ApprovalRecord.asked("http.confirm", DIGEST, ApprovalRecord.Channel.ELICITATION, FRAME);
+        ApprovalRecord asked = ApprovalRecord.asked("http.confirm", DIGEST, ApprovalRecord.Channel.CLIENT, FRAME);
         assertEquals(ApprovalRecord.Event.ASKED, asked.event());
         assertEquals(Optional.empty(), asked.result());
         assertEquals(Optional.empty(), asked.detail());
-        ApprovalRecord answered = ApprovalRecord.answered("http.confirm", DIGEST, ApprovalRecord.Channel.INPUT_REQUIRED,
+        ApprovalRecord answered = ApprovalRecord.answered("http.confirm", DIGEST, ApprovalRecord.Channel.CLIENT,
                 "approved", "the human accepted", FRAME);
         assertEquals(ApprovalRecord.Event.ANSWERED, answered.event());
         assertEquals(Optional.of("approved"), answered.result());
         assertEquals(Optional.of("the human accepted"), answered.detail());
-        assertEquals(ApprovalRecord.Channel.INPUT_REQUIRED, answered.channel());
+        assertEquals(ApprovalRecord.Channel.CLIENT, answered.channel());
         assertThrows(IllegalArgumentException.class, () -> new ApprovalRecord(ApprovalRecord.Event.ASKED, "r", DIGEST,
                 ApprovalRecord.Channel.NONE, Optional.of("approved"), Optional.empty(), FRAME));
         assertThrows(IllegalArgumentException.class, () -> new ApprovalRecord(ApprovalRecord.Event.ANSWERED, "r", DIGEST,

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.ApprovalFailure;
 import dev.postern.policy.PendingApproval;
 import dev.postern.policy.ShownAction;
+import dev.postern.policy.model.Printable;
 import java.util.Iterator;
 import java.util.Objects;
 
@@ -122,9 +123,8 @@ public final class ApprovalForm {
                 int rest = value.codePointCount(0, value.length()) - MAX_SHOWN_CHARS;
                 return b.append("… (").append(rest).append(" more characters, covered by the digest)").toString();
             }
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029
-                    || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
-                // Control, line-separator and bidi-override characters would let a value pose as another line.
+            if (Printable.deceives(c)) {
+                // Control, line-separator and bidi characters would let a value pose as another line or value.
                 b.append(String.format("\\u%04x", c));
             } else {
                 b.appendCodePoint(c);

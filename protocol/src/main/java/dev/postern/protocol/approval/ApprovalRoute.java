@@ -12,8 +12,18 @@ import java.util.Optional;
  */
 public sealed interface ApprovalRoute {
 
-    /** Handshake era, the client declared form elicitation; {@code withMode} for 2025-11-25 and later. */
-    record Elicit(boolean withMode) implements ApprovalRoute {
+    /**
+     * Handshake era, the client declared form elicitation; {@code withMode} for 2025-11-25 and later;
+     * {@code url} when it also declared URL-mode elicitation (2025-11-25).
+     */
+    record Elicit(boolean withMode, boolean url) implements ApprovalRoute {
+        public Elicit(boolean withMode) {
+            this(withMode, false);
+        }
+    }
+
+    /** Handshake era, 2025-11-25: the client declared URL-mode elicitation and not form. */
+    record UrlOnly() implements ApprovalRoute {
     }
 
     /** No human can be asked on this connection; {@code why} says so to the agent. */
@@ -27,17 +37,27 @@ public sealed interface ApprovalRoute {
      * Stateless era: whether this request's {@code clientCapabilities} declare form elicitation, and
      * the {@code inputResponses} and {@code requestState} it carried (both absent on a first call).
      */
-    record Stateless(boolean canElicit, Optional<JsonNode> inputResponses, Optional<String> requestState)
+    record Stateless(boolean canElicit, boolean canUrl, Optional<JsonNode> inputResponses, Optional<String> requestState)
             implements ApprovalRoute {
         public Stateless {
             Objects.requireNonNull(inputResponses, "inputResponses");
             Objects.requireNonNull(requestState, "requestState");
         }
 
+        /** A request that declared no URL-mode elicitation. */
+        public Stateless(boolean canElicit, Optional<JsonNode> inputResponses, Optional<String> requestState) {
+            this(canElicit, false, inputResponses, requestState);
+        }
+
         /** A first call: nothing carried back yet. */
         public boolean first() {
             return inputResponses.isEmpty() && requestState.isEmpty();
         }
+    }
+
+    /** Whether {@code capabilities} declare URL-mode elicitation ({@code elicitation.url}, 2025-11-25 and later). */
+    static boolean urlElicitation(JsonNode capabilities) {
+        return capabilities != null && capabilities.path("elicitation").path("url").isObject();
     }
 
     /**

@@ -91,30 +91,42 @@ public final class McpServer {
     /** The spans of requests read and not yet answered, by id (empty while telemetry is off). */
     private final Map<RequestId, Telemetry.Span> spans = new ConcurrentHashMap<>();
 
-    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes) {
-        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes);
+    /**
+     * What one connection accepts and answers at most: a frame of {@code maxFrameBytes} bytes (the
+     * strict parser's bound too) and a tool result of {@code maxResultBytes} as rendered (see
+     * {@link ToolResults}; at least 1024).
+     */
+    public record Limits(int maxFrameBytes, long maxResultBytes) {
+        public Limits {
+            if (maxFrameBytes < 1) {
+                throw new IllegalArgumentException("maxFrameBytes must be positive, got " + maxFrameBytes);
+            }
+            if (maxResultBytes < 1024) {
+                throw new IllegalArgumentException("maxResultBytes must be at least 1024");
+            }
+        }
+
+        /** Frames of at most {@code maxFrameBytes}, results at the default cap. */
+        public static Limits frames(int maxFrameBytes) {
+            return new Limits(maxFrameBytes, ToolResults.DEFAULT_MAX_RESULT_BYTES);
+        }
     }
 
-    /** {@code maxResultBytes} caps one tool result as rendered (see {@link ToolResults}). */
-    public McpServer(ToolCatalog catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
-        this(constant(Objects.requireNonNull(catalog, "catalog")), info, maxFrameBytes, maxResultBytes);
+    /** A connection over one fixed catalog, ready from the first frame. */
+    public static McpServer over(ToolCatalog catalog, ServerInfo info, Limits limits) {
+        return new McpServer(constant(Objects.requireNonNull(catalog, "catalog")), info, limits);
     }
 
     /**
-     * With a catalog asked for before every frame except a well-formed {@code initialize} request, so
-     * the first {@code initialize} can be answered before the catalog exists. The supplier may block
-     * (the composition root holds every other frame there until the configuration is fully validated)
-     * and is called on the thread that calls {@link #receive}.
+     * A connection whose catalog is asked for before every frame except a well-formed {@code initialize}
+     * request, so the first {@code initialize} can be answered before the catalog exists. The supplier
+     * may block (the composition root holds every other frame there until the configuration is fully
+     * validated) and is called on the thread that calls {@link #receive}.
      */
-    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes) {
-        this(catalog, info, maxFrameBytes, ToolResults.DEFAULT_MAX_RESULT_BYTES);
-    }
-
-    /** As above, with {@code maxResultBytes} capping one tool result as rendered (see {@link ToolResults}). */
-    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, int maxFrameBytes, long maxResultBytes) {
-        if (maxResultBytes < 1024) {
-            throw new IllegalArgumentException("maxResultBytes must be at least 1024");
-        }
+    public McpServer(Supplier<ToolCatalog> catalog, ServerInfo info, Limits limits) {
+        Objects.requireNonNull(limits, "limits");
+        int maxFrameBytes = limits.maxFrameBytes();
+        long maxResultBytes = limits.maxResultBytes();
         this.maxResultBytes = maxResultBytes;
         Objects.requireNonNull(catalog, "catalog");
         this.catalog = () -> {
@@ -466,7 +478,10 @@ public final class McpServer {
         handshakeApproval = !ELICITATION_VERSIONS.contains(negotiated)
                 ? new ApprovalRoute.Unable("MCP " + negotiated + " has no elicitation, so Postern cannot ask a human on this connection")
                 : ApprovalRoute.formElicitation(p.get("capabilities"))
-                ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"))
+                ? new ApprovalRoute.Elicit(!negotiated.equals("2025-06-18"),
+                        !negotiated.equals("2025-06-18") && ApprovalRoute.urlElicitation(p.get("capabilities")))
+                : !negotiated.equals("2025-06-18") && ApprovalRoute.urlElicitation(p.get("capabilities"))
+                ? new ApprovalRoute.UrlOnly()
                 : new ApprovalRoute.Unable("the client did not declare the elicitation capability (form) at initialize,"
                         + " so Postern cannot ask a human");
         client = new ClientFacts(p.get("clientInfo").get("name").textValue(), p.get("clientInfo").get("version").textValue(),
@@ -523,6 +538,7 @@ public final class McpServer {
         }
         ApprovalRoute approval = stateless
                 ? new ApprovalRoute.Stateless(ApprovalRoute.formElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
+                        ApprovalRoute.urlElicitation(p.path(META).get(CLIENT_CAPABILITIES)),
                         Optional.ofNullable(p.get(Params.INPUT_RESPONSES)),
                         Optional.ofNullable(p.get(Params.REQUEST_STATE)).map(JsonNode::textValue))
                 : handshakeApproval;
@@ -608,6 +624,13 @@ public final class McpServer {
     /** A request from Postern to the client, such as {@code elicitation/create}. */
     public String renderServerRequest(RequestId id, String method, ObjectNode params) {
         return responses.request(id, method, params);
+    }
+
+    /** {@code notifications/elicitation/complete}: the out-of-band interaction of URL-mode elicitation {@code elicitationId} ended. */
+    public String renderElicitationComplete(String elicitationId) {
+        ObjectNode params = JSON.objectNode();
+        params.put("elicitationId", elicitationId);
+        return responses.notification("notifications/elicitation/complete", params);
     }
 
     /** Tells the client Postern no longer waits for its answer to request {@code id}. */

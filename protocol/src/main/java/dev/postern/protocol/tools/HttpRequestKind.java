@@ -110,7 +110,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
 
         ObjectNode out = outputSchema();
 
-        boolean asks = policy.httpTargets().stream().anyMatch(t -> !t.confirm().isEmpty());
+        boolean asks = policy.allowances(HttpTarget.class).stream().anyMatch(t -> !t.confirm().isEmpty());
         return new Tool(TOOL, "HTTP request",
                 "Send one HTTP request to a target the operator allows. Postern adds credentials itself; "
                         + "redirects are returned, not followed. Call postern_targets to see what is allowed. " + BODY
@@ -155,7 +155,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
     @Override
     public List<Tool> typedTools(Policy policy) {
         List<Tool> tools = new ArrayList<>();
-        for (HttpTarget t : policy.httpTargets()) {
+        for (HttpTarget t : policy.allowances(HttpTarget.class)) {
             t.tool().ifPresent(name -> tools.add(typedTool(name.name(), t)));
         }
         return List.copyOf(tools);
@@ -215,7 +215,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
     @Override
     public ArrayNode describeForAgent(Policy policy) {
         ArrayNode http = JSON.arrayNode();
-        for (HttpTarget t : policy.httpTargets()) {
+        for (HttpTarget t : policy.allowances(HttpTarget.class)) {
             ObjectNode n = http.addObject();
             n.put("name", t.name());
             n.put("baseUrl", t.origin().toUrl());
@@ -227,7 +227,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
             n.put("maxResponseBytes", t.maxResponseBytes());
             n.put("onOversizeResponse", t.onOversizeResponse().name().toLowerCase(Locale.ROOT));
             t.confirm().stream().sorted().forEach(n.putArray("confirm")::add);
-            t.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, t);
             t.tool().ifPresent(tool -> n.put("tool", tool.name()));
         }
         return http;
@@ -236,7 +236,7 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
     @Override
     public String describeForOperator(Policy policy) {
         StringBuilder b = new StringBuilder();
-        for (HttpTarget t : policy.httpTargets()) {
+        for (HttpTarget t : policy.allowances(HttpTarget.class)) {
             b.append("http target ").append(t.name()).append(": ").append(new TreeSet<>(t.methods()))
                     .append(' ').append(t.origin().toUrl()).append(" under ").append(t.pathPrefixes());
             if (!t.headers().isEmpty()) {
@@ -254,8 +254,9 @@ public final class HttpRequestKind implements StaticToolKind<HttpRequestAction, 
             if (!t.confirm().isEmpty()) {
                 b.append(", ").append(new TreeSet<>(t.confirm())).append(" only with a human's approval");
             }
-            t.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, t);
             b.append(t.allowPrivateAddresses() ? ", private addresses allowed" : "");
+            b.append(t.propagateTraceContext() ? ", trace context sent (traceparent)" : "");
             t.tool().ifPresent(tool -> b.append(", also as tool ").append(tool.name()));
             b.append('\n');
         }

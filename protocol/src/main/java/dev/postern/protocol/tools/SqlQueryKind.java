@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HostSyntax;
@@ -189,7 +189,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
      * number, any other number the exact decimal it was written as, a boolean a truth value.
      */
     static Binding bind(JsonNode args) {
-        Map<String, SqlArgument> values = new LinkedHashMap<>();
+        Map<String, Argument> values = new LinkedHashMap<>();
         JsonNode a = args.get("args");
         if (a != null) {
             Iterator<Map.Entry<String, JsonNode>> it = a.fields();
@@ -198,13 +198,13 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
                 JsonNode v = e.getValue();
                 String pointer = "/args/" + SchemaErrors.escape(e.getKey());
                 if (v.isTextual()) {
-                    values.put(e.getKey(), new SqlArgument.Text(v.textValue()));
+                    values.put(e.getKey(), new Argument.Text(v.textValue()));
                 } else if (v.isBoolean()) {
-                    values.put(e.getKey(), new SqlArgument.Bool(v.booleanValue()));
+                    values.put(e.getKey(), new Argument.Bool(v.booleanValue()));
                 } else if (v.isIntegralNumber() && v.canConvertToLong()) {
-                    values.put(e.getKey(), new SqlArgument.Whole(v.longValue()));
+                    values.put(e.getKey(), new Argument.Whole(v.longValue()));
                 } else if (v.isIntegralNumber() || v.isBigDecimal()) {
-                    values.put(e.getKey(), new SqlArgument.Decimal(v.decimalValue()));
+                    values.put(e.getKey(), new Argument.Decimal(v.decimalValue()));
                 } else {
                     // A binary double would have rounded the number the agent wrote: refuse it rather than bind it.
                     return new Binding.Invalid(pointer, "must be a string, a number read exactly, or a boolean");
@@ -222,7 +222,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
             ObjectNode n = sql.addObject();
             n.put("name", d.name());
             n.put("maxRows", d.maxRows());
-            d.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, d);
             ArrayNode statements = n.putArray("statements");
             for (SqlStatementSpec s : d.statements()) {
                 ObjectNode sn = statements.addObject();
@@ -245,7 +245,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
                     .append("; private addresses ").append(d.allowPrivateAddresses() ? "allowed" : "refused")
                     .append("; timeout ").append(d.timeout().toMillis()).append(" ms, at most ").append(d.maxRows())
                     .append(" rows and ").append(d.maxResponseBytes()).append(" bytes)");
-            d.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, d);
             b.append('\n');
             for (SqlStatementSpec s : d.statements()) {
                 b.append("  statement ").append(s.name()).append(s.readOnly() ? " (read-only" : " (read-write")
@@ -379,17 +379,17 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
     }
 
     /** A value as it will be bound: text quoted, a number param's value as the exact decimal. */
-    private static String shown(SqlArgument value, ParamSpec spec) {
-        if (value instanceof SqlArgument.Text t) {
+    private static String shown(Argument value, ParamSpec spec) {
+        if (value instanceof Argument.Text t) {
             return JSON.textNode(t.value()).toString();
         }
-        if (value instanceof SqlArgument.Whole w) {
+        if (value instanceof Argument.Whole w) {
             return spec instanceof ParamSpec.NumberParam ? Long.toString(w.value()) + " (numeric)" : Long.toString(w.value());
         }
-        if (value instanceof SqlArgument.Decimal d) {
+        if (value instanceof Argument.Decimal d) {
             return d.value().toPlainString();
         }
-        return Boolean.toString(((SqlArgument.Bool) value).value());
+        return Boolean.toString(((Argument.Bool) value).value());
     }
 
     /**
@@ -426,21 +426,21 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
     }
 
     /** A value in an intent row: text as a string, a whole number as a number, a decimal as its exact text, a boolean. */
-    private static JsonNode journaled(SqlArgument value) {
-        if (value instanceof SqlArgument.Text t) {
+    private static JsonNode journaled(Argument value) {
+        if (value instanceof Argument.Text t) {
             return JSON.textNode(t.value());
         }
-        if (value instanceof SqlArgument.Whole w) {
+        if (value instanceof Argument.Whole w) {
             return JSON.numberNode(w.value());
         }
-        if (value instanceof SqlArgument.Decimal d) {
+        if (value instanceof Argument.Decimal d) {
             return JSON.textNode(d.value().toPlainString());
         }
-        return JSON.booleanNode(((SqlArgument.Bool) value).value());
+        return JSON.booleanNode(((Argument.Bool) value).value());
     }
 
     /** The values by name, sorted, each as {@code " name=value"} (text quoted). */
-    private static String rendered(Map<String, SqlArgument> args, SqlStatementSpec spec) {
+    private static String rendered(Map<String, Argument> args, SqlStatementSpec spec) {
         StringBuilder b = new StringBuilder();
         new TreeMap<>(args).forEach((name, value) -> b.append(' ').append(name).append('=')
                 .append(shown(value, spec == null ? null : spec.params().get(name))));
@@ -464,7 +464,7 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
         n.put("statement", a.statement());
         ObjectNode args = n.putObject("args");
         new TreeMap<>(a.args()).forEach((name, value) -> {
-            if (value instanceof SqlArgument.Decimal d) {
+            if (value instanceof Argument.Decimal d) {
                 args.putObject(name).put("decimal", d.value().toString());
             } else {
                 args.set(name, journaled(value));
@@ -477,26 +477,26 @@ public final class SqlQueryKind implements StaticToolKind<SqlQueryAction, Author
     public Optional<SqlQueryAction> actionOf(JsonNode asked) {
         Optional<String> database = AskedFields.text(asked, "database");
         Optional<String> statement = AskedFields.text(asked, "statement");
-        Optional<Map<String, SqlArgument>> args = AskedFields.members(asked, "args", SqlQueryKind::argumentOf);
+        Optional<Map<String, Argument>> args = AskedFields.members(asked, "args", SqlQueryKind::argumentOf);
         if (database.isEmpty() || statement.isEmpty() || args.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new SqlQueryAction(database.get(), statement.get(), args.get()));
     }
 
-    private static Optional<SqlArgument> argumentOf(JsonNode v) {
+    private static Optional<Argument> argumentOf(JsonNode v) {
         if (v.isTextual()) {
-            return Optional.of(new SqlArgument.Text(v.textValue()));
+            return Optional.of(new Argument.Text(v.textValue()));
         }
         if (v.isBoolean()) {
-            return Optional.of(new SqlArgument.Bool(v.booleanValue()));
+            return Optional.of(new Argument.Bool(v.booleanValue()));
         }
         if (AskedFields.whole(v)) {
-            return Optional.of(new SqlArgument.Whole(v.longValue()));
+            return Optional.of(new Argument.Whole(v.longValue()));
         }
         if (v.isObject() && v.size() == 1 && v.path("decimal").isTextual()) {
             try {
-                return Optional.of(new SqlArgument.Decimal(new BigDecimal(v.get("decimal").textValue())));
+                return Optional.of(new Argument.Decimal(new BigDecimal(v.get("decimal").textValue())));
             } catch (NumberFormatException e) {
                 return Optional.empty();
             }

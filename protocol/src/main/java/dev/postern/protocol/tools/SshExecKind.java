@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.Allowance;
 import dev.postern.policy.model.HostSyntax;
@@ -90,7 +90,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         ArrayNode hosts = p.putObject("host").put("type", "string").put("description", "A configured host").putArray("enum");
         TreeSet<String> commands = new TreeSet<>();
         StringBuilder help = new StringBuilder("Run one configured command on one configured host. Commands: ");
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             hosts.add(h.name());
             for (SshCommandSpec c : h.commands()) {
                 commands.add(c.name());
@@ -113,7 +113,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
 
         ObjectNode out = outputSchema();
         // The list's last "; " becomes ". " before the sentence on output; the approval sentence brings its own leading space.
-        boolean asks = policy.sshHosts().stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
+        boolean asks = policy.allowances(SshHost.class).stream().flatMap(h -> h.commands().stream()).anyMatch(SshCommandSpec::confirm);
         if (help.length() >= 2 && help.charAt(help.length() - 2) == ';') {
             help.setLength(help.length() - 2);
         }
@@ -154,7 +154,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public List<Tool> typedTools(Policy policy) {
         List<Tool> tools = new java.util.ArrayList<>();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             for (SshCommandSpec c : h.commands()) {
                 c.tool().ifPresent(name -> tools.add(new Tool(name.name(), "SSH command " + c.name() + " on " + h.name(),
                         "Run the command " + c.name() + " on the host " + h.name() + ": argv " + c.argv()
@@ -168,7 +168,7 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     }
 
     private static Binding bind(JsonNode args) {
-        Map<String, SshArgument> values = new LinkedHashMap<>();
+        Map<String, Argument> values = new LinkedHashMap<>();
         JsonNode a = args.get("args");
         if (a != null) {
             Iterator<Map.Entry<String, JsonNode>> it = a.fields();
@@ -176,9 +176,9 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
                 Map.Entry<String, JsonNode> e = it.next();
                 JsonNode v = e.getValue();
                 if (v.isTextual()) {
-                    values.put(e.getKey(), new SshArgument.Text(v.textValue()));
+                    values.put(e.getKey(), new Argument.Text(v.textValue()));
                 } else if (v.isIntegralNumber() && v.canConvertToLong()) {
-                    values.put(e.getKey(), new SshArgument.Whole(v.longValue()));
+                    values.put(e.getKey(), new Argument.Whole(v.longValue()));
                 } else {
                     return new Binding.Invalid("/args/" + SchemaErrors.escape(e.getKey()),
                             "must be a string or an integer within 64 bits");
@@ -192,10 +192,10 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public ArrayNode describeForAgent(Policy policy) {
         ArrayNode ssh = JSON.arrayNode();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             ObjectNode n = ssh.addObject();
             n.put("name", h.name());
-            h.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, h);
             ArrayNode commands = n.putArray("commands");
             for (SshCommandSpec c : h.commands()) {
                 ObjectNode cn = commands.addObject();
@@ -212,10 +212,10 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     @Override
     public String describeForOperator(Policy policy) {
         StringBuilder b = new StringBuilder();
-        for (SshHost h : policy.sshHosts()) {
+        for (SshHost h : policy.allowances(SshHost.class)) {
             b.append("ssh host ").append(h.name()).append(": ").append(h.user()).append('@').append(HostSyntax.inAuthority(h.address()))
                     .append(':').append(h.port());
-            h.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, h);
             b.append('\n');
             for (SshCommandSpec c : h.commands()) {
                 b.append("  command ").append(c.name()).append(": ").append(c.argv())
@@ -327,8 +327,8 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
         n.put("host", a.host());
         n.put("command", a.command());
         ObjectNode args = n.putObject("args");
-        new TreeMap<>(a.args()).forEach((name, value) -> args.set(name, value instanceof SshArgument.Whole w
-                ? JsonNodeFactory.instance.numberNode(w.value()) : JsonNodeFactory.instance.textNode(((SshArgument.Text) value).value())));
+        new TreeMap<>(a.args()).forEach((name, value) -> args.set(name, value instanceof Argument.Whole w
+                ? JsonNodeFactory.instance.numberNode(w.value()) : JsonNodeFactory.instance.textNode(value.render())));
         return n;
     }
 
@@ -336,9 +336,9 @@ public final class SshExecKind implements StaticToolKind<SshCommandAction, Autho
     public Optional<SshCommandAction> actionOf(JsonNode asked) {
         Optional<String> host = AskedFields.text(asked, "host");
         Optional<String> command = AskedFields.text(asked, "command");
-        Optional<Map<String, SshArgument>> args = AskedFields.members(asked, "args", v -> v.isTextual()
-                ? Optional.of(new SshArgument.Text(v.textValue()))
-                : AskedFields.whole(v) ? Optional.of(new SshArgument.Whole(v.longValue())) : Optional.empty());
+        Optional<Map<String, Argument>> args = AskedFields.members(asked, "args", v -> v.isTextual()
+                ? Optional.of(new Argument.Text(v.textValue()))
+                : AskedFields.whole(v) ? Optional.of(new Argument.Whole(v.longValue())) : Optional.empty());
         if (host.isEmpty() || command.isEmpty() || args.isEmpty()) {
             return Optional.empty();
         }

@@ -276,7 +276,7 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
         for (UpstreamServer s : policy.allowances(UpstreamServer.class)) {
             ObjectNode n = servers.addObject();
             n.put("name", s.name());
-            s.rateLimit().ifPresent(l -> n.putObject("rateLimit").put("calls", l.calls()).put("perSeconds", l.per().toSeconds()));
+            RateLimitShown.toAgent(n, s);
             ArrayNode tools = n.putArray("tools");
             for (UpstreamTool t : s.tools()) {
                 tools.addObject().put("name", UpstreamServer.exposedName(s.name(), t.name()))
@@ -296,7 +296,7 @@ public final class UpstreamToolKind implements EffectKind<UpstreamCallAction, Au
                     .append(s.env().isEmpty() ? "minimal" : "minimal + " + envText(s))
                     .append("; start within ").append(s.startTimeout().toMillis()).append(" ms, calls within ")
                     .append(s.timeout().toMillis()).append(" ms, at most ").append(s.maxResponseBytes()).append(" bytes)");
-            s.rateLimit().ifPresent(l -> b.append(", rate limit ").append(l.describe()));
+            RateLimitShown.toOperator(b, s);
             b.append('\n');
             for (UpstreamTool t : s.tools()) {
                 b.append("  tool ").append(t.name()).append(" as ").append(UpstreamServer.exposedName(s.name(), t.name()))

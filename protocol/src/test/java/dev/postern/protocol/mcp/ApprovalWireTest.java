@@ -29,7 +29,7 @@ class ApprovalWireTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CALL_ARGS = "\"name\":\"http_request\",\"arguments\":{\"method\":\"GET\",\"url\":\"http://127.0.0.1:8080/v1/x\"}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     private Inbound send(String text) {
         return server.receive(frame(text));
@@ -64,6 +64,29 @@ class ApprovalWireTest {
     }
 
     @Test
+    void a2025_11_25ClientThatDeclaredUrlModeTooIsMarkedSo() {
+        assertEquals(new ApprovalRoute.Elicit(true, true), handshakeRoute("2025-11-25", "{\"elicitation\":{\"form\":{},\"url\":{}}}"));
+    }
+
+    @Test
+    void a2025_11_25ClientWithUrlModeOnlyHasItsOwnRoute() {
+        assertEquals(new ApprovalRoute.UrlOnly(), handshakeRoute("2025-11-25", "{\"elicitation\":{\"url\":{}}}"));
+    }
+
+    @Test
+    void a2025_06_18ClientHasNoUrlMode() {
+        assertEquals(new ApprovalRoute.Elicit(false), handshakeRoute("2025-06-18", "{\"elicitation\":{\"url\":{},\"form\":{}}}"));
+    }
+
+    @Test
+    void aStatelessRequestThatDeclaresUrlModeOnlyCanBeSentToAUrlButNotAskedByForm() {
+        ApprovalRoute.Stateless url = assertInstanceOf(ApprovalRoute.Stateless.class,
+                assertInstanceOf(Inbound.Execute.class, send(statelessCall("{\"elicitation\":{\"url\":{}}}", ""))).approval());
+        assertTrue(url.canUrl());
+        assertFalse(url.canElicit());
+    }
+
+    @Test
     void a2025_06_18ClientWithTheBareElicitationCapabilityIsAskedWithoutMode() {
         assertEquals(new ApprovalRoute.Elicit(false), handshakeRoute("2025-06-18", "{\"elicitation\":{}}"));
     }
@@ -73,7 +96,7 @@ class ApprovalWireTest {
         ApprovalRoute.Unable none = assertInstanceOf(ApprovalRoute.Unable.class, handshakeRoute("2025-11-25", "{}"));
         assertEquals("the client did not declare the elicitation capability (form) at initialize, so Postern cannot ask a human", none.why());
 
-        McpServer old = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+        McpServer old = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         old.receive(frame(init("2025-03-26", "{\"elicitation\":{\"form\":{}}}")));
         old.receive(frame(McpServerTest.INITIALIZED));
         Inbound in = old.receive(frame("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{" + CALL_ARGS + "}}"));

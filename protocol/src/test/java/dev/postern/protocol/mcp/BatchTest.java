@@ -15,7 +15,7 @@ class BatchTest {
     private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"http_request\","
             + "\"arguments\":{\"method\":\"GET\",\"url\":\"http://127.0.0.1:8080/v1/x\"}}}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     private void handshake(String version) {
         server.receive(frame(McpServerTest.INIT.replace("2025-06-18", version)));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class CatalogWaitTest {
     private final McpServer server = new McpServer(() -> {
         throw new IllegalStateException("the configuration is still being checked");
-    }, new ServerInfo("postern", "test"), 1 << 20);
+    }, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     @Test
     void initializeIsAnsweredWithoutTheCatalog() {

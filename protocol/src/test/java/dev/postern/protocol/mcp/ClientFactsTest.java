@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * not give), never changed by a later request; every string cut at 256 characters.
  */
 class ClientFactsTest {
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     private static String statelessList(int id, String clientInfo) {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\",\"params\":{\"_meta\":{"

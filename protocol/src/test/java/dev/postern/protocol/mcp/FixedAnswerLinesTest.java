@@ -62,7 +62,7 @@ class FixedAnswerLinesTest {
 
     @Test
     void aHandshakeEraCallIsAnsweredWithTheTreeRenderedLineForEveryId() throws Exception {
-        McpServer server = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         assertInstanceOf(Inbound.Respond.class, server.receive(frame(McpServerTest.INIT)));
         assertInstanceOf(Inbound.Ignore.class, server.receive(frame(McpServerTest.INITIALIZED)));
         for (int round = 0; round < 2; round++) {
@@ -74,7 +74,7 @@ class FixedAnswerLinesTest {
 
     @Test
     void aStatelessEraCallIsAnsweredWithTheTreeRenderedLineAndItsDecorationForEveryId() throws Exception {
-        McpServer server = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         for (int round = 0; round < 2; round++) {
             for (Object[] id : IDS) {
                 assertEquals(treeRendered((RequestId) id[1], true), answered(server, call((String) id[0], "," + StatelessEraTest.META)),
@@ -85,8 +85,8 @@ class FixedAnswerLinesTest {
 
     @Test
     void twoConnectionsOfOneCatalogInDifferentErasEachGetTheirOwnDecoration() throws Exception {
-        McpServer stateless = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
-        McpServer handshake = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
+        McpServer stateless = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
+        McpServer handshake = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         assertInstanceOf(Inbound.Respond.class, handshake.receive(frame(McpServerTest.INIT)));
         assertInstanceOf(Inbound.Ignore.class, handshake.receive(frame(McpServerTest.INITIALIZED)));
         assertEquals(treeRendered(new RequestId.Number(7), true), answered(stateless, call("7", "," + StatelessEraTest.META)));
@@ -96,7 +96,7 @@ class FixedAnswerLinesTest {
 
     @Test
     void changingTheStructuredContentABindingHandsOutChangesNoLaterAnswer() throws Exception {
-        McpServer server = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         assertInstanceOf(Inbound.Respond.class, server.receive(frame(McpServerTest.INIT)));
         assertInstanceOf(Inbound.Ignore.class, server.receive(frame(McpServerTest.INITIALIZED)));
         String before = answered(server, call("1", ""));
@@ -105,7 +105,7 @@ class FixedAnswerLinesTest {
         answer.structuredContent().removeAll().put("http", "tampered");
         answer.fixed().result().removeAll();
         assertEquals(before, answered(server, call("1", "")));
-        McpServer later = new McpServer(catalog, new ServerInfo("postern", "test"), 1 << 20);
+        McpServer later = McpServer.over(catalog, new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         assertInstanceOf(Inbound.Respond.class, later.receive(frame(McpServerTest.INIT)));
         assertInstanceOf(Inbound.Ignore.class, later.receive(frame(McpServerTest.INITIALIZED)));
         assertEquals(before, answered(later, call("1", "")), "a connection that renders the answer after the tampering");

@@ -43,7 +43,7 @@ class HugeNumbersTest {
     @MethodSource("hostileNumbers")
     void aHugeOrNonFiniteNumberIsAnOrdinarySchemaErrorAndTheSessionContinues(String number, boolean stateless, String tool,
             String arguments, String pointer) throws Exception {
-        McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         if (!stateless) {
             server.receive(McpServerTest.frame(McpServerTest.INIT));
             server.receive(McpServerTest.frame(McpServerTest.INITIALIZED));
@@ -67,7 +67,7 @@ class HugeNumbersTest {
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.CsvSource({"1e400, false", "1e-400, false", "1e401, true", "1e-401, true"})
     void theExponentLimitIsFourHundredInclusive(String number, boolean refusedForExponent) throws Exception {
-        McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+        McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
         server.receive(McpServerTest.frame(McpServerTest.INIT));
         server.receive(McpServerTest.frame(McpServerTest.INITIALIZED));
         Inbound in = server.receive(McpServerTest.frame("{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"tools/call\",\"params\":{"

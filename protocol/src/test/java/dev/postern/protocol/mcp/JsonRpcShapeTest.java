@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class JsonRpcShapeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

@@ -35,7 +35,7 @@ class McpServerRefusalsTest {
     private static final String SHA = "0".repeat(64);
     private static final String META = StatelessEraTest.META;
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     private Inbound send(String text) {
         return server.receive(frame(text));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.postern.policy.action.HttpRequestAction;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.HttpTarget;
@@ -41,7 +41,7 @@ class McpServerTest {
             + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
     static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     static Policy policy() {
         HttpTarget api = new HttpTarget("api", Origin.parseBaseUrl("http://127.0.0.1:8080"), Set.of("GET"), List.of("/v1"),
@@ -173,7 +173,7 @@ class McpServerTest {
         ready();
         Inbound in = send(call("ssh_exec", "{\"host\":\"web\",\"command\":\"tail\",\"args\":{\"lines\":20}}"));
         SshCommandAction a = assertInstanceOf(SshCommandAction.class, assertInstanceOf(Inbound.Execute.class, in).action());
-        assertEquals(new SshArgument.Whole(20), a.args().get("lines"));
+        assertEquals(new Argument.Whole(20), a.args().get("lines"));
     }
 
     @Test

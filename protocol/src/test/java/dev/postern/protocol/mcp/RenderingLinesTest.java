@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class RenderingLinesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     @Test
     void aDenialIsAToolErrorAnsweredToItsRequest() throws Exception {

@@ -27,7 +27,7 @@ class ResultCapBoundaryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static McpServer server(long cap) {
-        return new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20, cap);
+        return McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), new McpServer.Limits(1 << 20, cap));
     }
 
     private static JsonNode render(long cap, Outcome outcome) throws Exception {

@@ -22,7 +22,7 @@ class StatelessEraTest {
     static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
 
-    private final McpServer server = new McpServer(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), 1 << 20);
+    private final McpServer server = McpServer.over(new ToolCatalog(TestKinds.ALL, McpServerTest.policy()), new ServerInfo("postern", "test"), McpServer.Limits.frames(1 << 20));
 
     private Inbound send(String text) {
         return server.receive(frame(text));

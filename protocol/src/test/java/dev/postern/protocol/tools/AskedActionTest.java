@@ -11,9 +11,8 @@ import dev.postern.policy.action.Action;
 import dev.postern.policy.action.HeaderField;
 import dev.postern.policy.action.HttpRequestAction;
 import dev.postern.policy.action.QueryParameter;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
-import dev.postern.policy.action.SshArgument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.action.UpstreamCallAction;
 import dev.postern.policy.json.JsonValue;
@@ -63,16 +62,16 @@ class AskedActionTest {
 
     @Test
     void anSshCommandComesBackWithTextAndWholeArguments() throws Exception {
-        SshCommandAction asked = new SshCommandAction("web", "tail", Map.of("lines", new SshArgument.Whole(50),
-                "file", new SshArgument.Text("50")));
+        SshCommandAction asked = new SshCommandAction("web", "tail", Map.of("lines", new Argument.Whole(50),
+                "file", new Argument.Text("50")));
         assertEquals(Optional.of(asked), throughText(asked));
     }
 
     @Test
     void aSqlQueryKeepsEveryValueTypeAndADecimalsScale() throws Exception {
-        SqlQueryAction asked = new SqlQueryAction("shop", "order", Map.of("id", new SqlArgument.Whole(7),
-                "price", new SqlArgument.Decimal(new BigDecimal("1.50")), "note", new SqlArgument.Text("1.50"),
-                "paid", new SqlArgument.Bool(true)));
+        SqlQueryAction asked = new SqlQueryAction("shop", "order", Map.of("id", new Argument.Whole(7),
+                "price", new Argument.Decimal(new BigDecimal("1.50")), "note", new Argument.Text("1.50"),
+                "paid", new Argument.Bool(true)));
         assertEquals(Optional.of(asked), throughText(asked));
     }
 

@@ -59,7 +59,13 @@ class CatalogBindingTest {
                           "params":{"lines":{"type":"integer","minimum":1,"maximum":500},
                                     "unit":{"type":"string","maxLength":32,"pattern":"[a-z]+","enum":["nginx","app"]}}}]}],
                  "sql":[]}
-                """.replace("BASE", policy().httpTargets().get(0).origin().toUrl()));
+                """.replace("BASE", policy().allowances(HttpTarget.class).get(0).origin().toUrl()));
+        // Every other kind's field is there too, empty: the policy allows nothing of it.
+        for (EffectKind<?, ?, ?> kind : TestKinds.ALL.all()) {
+            if (!expected.has(kind.targetsField())) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) expected).putArray(kind.targetsField());
+            }
+        }
         Binding.Answer answer = assertInstanceOf(Binding.Answer.class,
                 catalog.bind(catalog.find("postern_targets").orElseThrow(), JSON.createObjectNode()));
         assertEquals(expected, JSON.readTree(answer.structuredContent().toString()));

@@ -12,7 +12,7 @@ import dev.postern.policy.AuthorizedHttpRequest;
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.AuthorizedSshCommand;
 import dev.postern.policy.action.HttpRequestAction;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
@@ -151,12 +151,12 @@ class EffectKindsTest {
     @Test
     void aDenialRowStartsWithTheToolNameThenWhatTheKindSaysWasRefused() {
         ObjectNode row = row();
-        KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new SqlArgument.Whole(1))), row, false);
+        KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new Argument.Whole(1))), row, false);
         assertEquals("{\"tool\":\"sql_query\",\"target\":\"shop\",\"refused\":\"drop x=1\","
                 + "\"asked\":{\"kind\":\"sql_query\",\"database\":\"shop\",\"statement\":\"drop\",\"args\":{\"x\":1}}}", row.toString());
 
         ObjectNode redacted = row();
-        KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new SqlArgument.Whole(1))), redacted, true);
+        KINDS.journalDenial(new SqlQueryAction("shop", "drop", Map.of("x", new Argument.Whole(1))), redacted, true);
         assertEquals("drop", redacted.get("refused").textValue(), "redaction reaches the kind");
         assertFalse(redacted.has("asked"), "a redacted row holds no action to replay");
     }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSqlStatement;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -67,13 +67,13 @@ class SqlQueryKindPresentationTest {
     private static final Policy POLICY = Policy.of(SHOP, LOCAL, CRM);
 
     /** The values find is asked with, shown sorted by name: a whole number for a number param, an exponent, a quote. */
-    private static final Map<String, SqlArgument> FIND_ARGS = Map.of(
-            "note", new SqlArgument.Text("it's \"late\""),
-            "min", new SqlArgument.Decimal(new BigDecimal("1E+1")),
-            "flag", new SqlArgument.Bool(true),
-            "n", new SqlArgument.Whole(5),
-            "kind", new SqlArgument.Text("a"),
-            "amount", new SqlArgument.Whole(7));
+    private static final Map<String, Argument> FIND_ARGS = Map.of(
+            "note", new Argument.Text("it's \"late\""),
+            "min", new Argument.Decimal(new BigDecimal("1E+1")),
+            "flag", new Argument.Bool(true),
+            "n", new Argument.Whole(5),
+            "kind", new Argument.Text("a"),
+            "amount", new Argument.Whole(7));
     private static final String FIND_VALUES = " amount=7 (numeric) flag=true kind=\"a\" min=10 n=5 note=\"it's \\\"late\\\"\"";
 
     private static ObjectNode row() {
@@ -194,11 +194,11 @@ class SqlQueryKindPresentationTest {
 
     @Test
     void aDenialRowShowsTheValuesAsAskedWithoutParamTypes() {
-        Map<String, SqlArgument> asked = new LinkedHashMap<>();
-        asked.put("x", new SqlArgument.Whole(7));
-        asked.put("t", new SqlArgument.Text("o'k"));
-        asked.put("d", new SqlArgument.Decimal(new BigDecimal("0.50")));
-        asked.put("b", new SqlArgument.Bool(false));
+        Map<String, Argument> asked = new LinkedHashMap<>();
+        asked.put("x", new Argument.Whole(7));
+        asked.put("t", new Argument.Text("o'k"));
+        asked.put("d", new Argument.Decimal(new BigDecimal("0.50")));
+        asked.put("b", new Argument.Bool(false));
         ObjectNode row = row();
         KIND.journalDenial(new SqlQueryAction("nowhere", "drop", asked), row, false);
         assertEquals("{\"target\":\"nowhere\",\"refused\":\"drop b=false d=0.50 t=\\\"o'k\\\" x=7\"}", row.toString());

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSqlStatement;
 import dev.postern.policy.Decision;
 import dev.postern.policy.PolicyEngine;
-import dev.postern.policy.action.SqlArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SqlQueryAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -57,13 +57,13 @@ class SqlQueryKindTest {
 
         assertEquals("shop", a.database());
         assertEquals("s", a.statement());
-        assertEquals(new SqlArgument.Text("1; DROP TABLE t"), a.args().get("t"));
-        assertEquals(new SqlArgument.Whole(-42), a.args().get("w"));
-        assertEquals(new SqlArgument.Decimal(new BigDecimal("92233720368547758070")), a.args().get("big"), "past 64 bits: exact decimal");
-        assertEquals(new SqlArgument.Decimal(new BigDecimal("0.1")), a.args().get("d"), "0.1 as written, not 0.1000000000000000055...");
-        assertEquals(new SqlArgument.Decimal(new BigDecimal("1.10")), a.args().get("e"));
-        assertEquals(new SqlArgument.Decimal(new BigDecimal("1e400")), a.args().get("x"), "beyond a double, still exact");
-        assertEquals(new SqlArgument.Bool(false), a.args().get("b"));
+        assertEquals(new Argument.Text("1; DROP TABLE t"), a.args().get("t"));
+        assertEquals(new Argument.Whole(-42), a.args().get("w"));
+        assertEquals(new Argument.Decimal(new BigDecimal("92233720368547758070")), a.args().get("big"), "past 64 bits: exact decimal");
+        assertEquals(new Argument.Decimal(new BigDecimal("0.1")), a.args().get("d"), "0.1 as written, not 0.1000000000000000055...");
+        assertEquals(new Argument.Decimal(new BigDecimal("1.10")), a.args().get("e"));
+        assertEquals(new Argument.Decimal(new BigDecimal("1e400")), a.args().get("x"), "beyond a double, still exact");
+        assertEquals(new Argument.Bool(false), a.args().get("b"));
     }
 
     @Test
@@ -143,7 +143,7 @@ class SqlQueryKindTest {
                 Map.of("note", new ParamSpec.StringParam(Optional.empty(), Optional.empty(), 64),
                         "min", new ParamSpec.NumberParam(Optional.empty(), Optional.empty())));
         Decision d = new PolicyEngine(Policy.of(database("shop", find))).decide(new SqlQueryAction("shop", "find",
-                Map.of("note", new SqlArgument.Text("late"), "min", new SqlArgument.Decimal(new BigDecimal("0.10")))));
+                Map.of("note", new Argument.Text("late"), "min", new Argument.Decimal(new BigDecimal("0.10")))));
         AuthorizedSqlStatement permit = (AuthorizedSqlStatement) assertInstanceOf(Decision.Permit.class, d).permit();
 
         ObjectNode row = JsonNodeFactory.instance.objectNode();
@@ -165,7 +165,7 @@ class SqlQueryKindTest {
 
     @Test
     void aDenialRowNamesTheStatementAndTheValuesAsAsked() {
-        SqlQueryAction asked = new SqlQueryAction("shop", "drop", Map.of("x", new SqlArgument.Whole(1)));
+        SqlQueryAction asked = new SqlQueryAction("shop", "drop", Map.of("x", new Argument.Whole(1)));
         ObjectNode row = JsonNodeFactory.instance.objectNode();
         KIND.journalDenial(asked, row, false);
         assertEquals("shop", row.get("target").textValue());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.postern.policy.AuthorizedSshCommand;
-import dev.postern.policy.action.SshArgument;
+import dev.postern.policy.action.Argument;
 import dev.postern.policy.action.SshCommandAction;
 import dev.postern.policy.model.CredentialRef;
 import dev.postern.policy.model.ParamSpec;
@@ -58,11 +58,11 @@ class SshExecKindPresentationTest {
 
     private static AuthorizedSshCommand logs(String unit, long lines) {
         return Permits.permit(POLICY, new SshCommandAction("web", "logs",
-                Map.of("unit", new SshArgument.Text(unit), "lines", new SshArgument.Whole(lines))), AuthorizedSshCommand.class);
+                Map.of("unit", new Argument.Text(unit), "lines", new Argument.Whole(lines))), AuthorizedSshCommand.class);
     }
 
     private static AuthorizedSshCommand grep(String word) {
-        return Permits.permit(POLICY, new SshCommandAction("web", "grep", Map.of("word", new SshArgument.Text(word))),
+        return Permits.permit(POLICY, new SshCommandAction("web", "grep", Map.of("word", new Argument.Text(word))),
                 AuthorizedSshCommand.class);
     }
 
@@ -145,9 +145,9 @@ class SshExecKindPresentationTest {
 
     @Test
     void aDenialRowShowsTheCommandAndItsArgumentsSortedByName() {
-        Map<String, SshArgument> args = new LinkedHashMap<>();
-        args.put("b", new SshArgument.Text("x y"));
-        args.put("a", new SshArgument.Whole(-1));
+        Map<String, Argument> args = new LinkedHashMap<>();
+        args.put("b", new Argument.Text("x y"));
+        args.put("a", new Argument.Whole(-1));
         ObjectNode row = row();
         KIND.journalDenial(new SshCommandAction("db-1", "rm", args), row, false);
         assertEquals("{\"target\":\"db-1\",\"refused\":\"rm a=-1 b=x y\"}", row.toString());
