@@ -269,4 +269,29 @@ class JournalReaderTest {
             assertEquals(List.of(1L, 2L), seqs(reader.poll(10, Long.MAX_VALUE)));
         }
     }
+
+    @Test
+    void aJournalWhoseOnlyFileIsStillEmptyReadsAsNothingAndThenAsTheRowsWrittenIntoIt() throws Exception {
+        Path file = Files.createFile(dir.resolve("actions.jsonl"));
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(), reader.poll(10, Long.MAX_VALUE));
+            Files.writeString(file, "{\"seq\":1,\"kind\":\"a\"}\n", StandardOpenOption.APPEND);
+            assertEquals(List.of(1L), seqs(reader.poll(10, Long.MAX_VALUE)));
+        }
+    }
+
+    @Test
+    void onePollMovesOnThroughAtMostFourFilesSoABacklogOfRotatedFilesComesInSeveralPolls() throws Exception {
+        try (ChainedJsonLines journal = lines(1)) {
+            for (int i = 0; i < 10; i++) {
+                journal.append(JSON.createObjectNode().put("kind", "note").put("text", "row " + i), false);
+            }
+        }
+        assertTrue(new JournalFiles(dir, "actions").segments().size() >= 9, "one row a file");
+        try (JournalReader reader = JournalReader.actions(dir)) {
+            assertEquals(List.of(1L, 2L, 3L, 4L), seqs(reader.poll(1000, Long.MAX_VALUE)), "the first file and three switches");
+            assertEquals(List.of(5L, 6L, 7L, 8L), seqs(reader.poll(1000, Long.MAX_VALUE)));
+            assertEquals(List.of(9L, 10L), seqs(reader.readAll(Long.MAX_VALUE)));
+        }
+    }
 }
