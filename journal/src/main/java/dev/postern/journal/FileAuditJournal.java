@@ -130,6 +130,33 @@ public final class FileAuditJournal implements AuditJournal {
         append(actions, ACTIONS, row);
     }
 
+    /**
+     * A config reload: from the next decision on, this session decides by the version of its config
+     * file whose SHA-256 is {@code newSha256} instead of {@code oldSha256}.
+     */
+    public void configReloaded(String oldSha256, String newSha256) {
+        ObjectNode row = row("session");
+        row.put("event", "config-reloaded");
+        row.put("oldConfigSha256", oldSha256);
+        row.put("configSha256", newSha256);
+        append(actions, ACTIONS, row);
+    }
+
+    /**
+     * A new version of the config file refused ({@code invalid} or {@code needs-restart}), what was
+     * wrong with it ({@code problem}, as check-config says it) and the SHA-256 of the version that stays
+     * in force; {@code sha256} is that of the refused version, empty when it could not be read.
+     */
+    public void configRefused(String sha256, String reason, String problem, String inForceSha256) {
+        ObjectNode row = row("session");
+        row.put("event", "config-refused");
+        row.put("configSha256", sha256);
+        row.put("reason", reason);
+        row.put("problem", problem);
+        row.put("inForceSha256", inForceSha256);
+        append(actions, ACTIONS, row);
+    }
+
     /** The session's end row, with how it ended ({@code OK}, {@code PROTOCOL_ERROR}...); also written by close if never called. */
     public void sessionEnded(String how) {
         if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {

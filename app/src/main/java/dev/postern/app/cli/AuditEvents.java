@@ -229,6 +229,11 @@ final class AuditEvents {
                     case "client" -> "client " + text(r, "client").orElse("?") + ' ' + text(r, "clientVersion").orElse("?") + ", "
                             + text(r, "era").orElse("?") + " era, MCP " + text(r, "protocolVersion").orElse("?");
                     case "end" -> "exit " + text(r, "exit").orElse("?");
+                    case "config-reloaded" -> "config reloaded: sha256 " + prefix(text(r, "oldConfigSha256")) + "… -> "
+                            + prefix(text(r, "configSha256")) + "…";
+                    case "config-refused" -> "config refused (" + text(r, "reason").orElse("?") + "), sha256 "
+                            + prefix(text(r, "configSha256")) + "…: " + text(r, "problem").orElse("?") + "; in force: "
+                            + prefix(text(r, "inForceSha256")) + "…";
                     default -> withoutChain(r).toString();
                 };
             default: {
@@ -237,6 +242,11 @@ final class AuditEvents {
                 return rest.toString();
             }
         }
+    }
+
+    /** The first 12 hex digits of a SHA-256, as the session rows show it. */
+    private static String prefix(Optional<String> sha256) {
+        return sha256.map(h -> h.substring(0, Math.min(12, h.length()))).orElse("?");
     }
 
     static Optional<String> text(JsonNode row, String field) {
