@@ -310,8 +310,8 @@ public final class Gateway {
                     if (verdict instanceof ConfigReload.Verdict.Reload reload) {
                         journal.configReloaded(now.fileSha256(), reload.next().fileSha256());
                         inForce.install(reload.next());
-                        diagnostics.println("postern: config " + file + " reloaded (sha256 " + now.fileSha256().substring(0, 12) + "… -> "
-                                + reload.next().fileSha256().substring(0, 12) + "…)");
+                        diagnostics.println("postern: config " + file + " reloaded (sha256 " + now.fileSha256().substring(0, 12) + " -> "
+                                + reload.next().fileSha256().substring(0, 12) + ")");
                     } else if (verdict instanceof ConfigReload.Verdict.Refuse refuse) {
                         diagnostics.println(refuse.warning(file));
                         journal.configRefused(refuse.sha256(), refuse.reason(), refuse.problem(), now.fileSha256());
