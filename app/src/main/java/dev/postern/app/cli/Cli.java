@@ -15,6 +15,7 @@ public final class Cli {
             new AuditVerifyCommand(),
             new TrustHostCommand(),
             new UpstreamPinCommand(),
+            new InitCommand(),
             new DemoEntry());
 
     private Cli() {
