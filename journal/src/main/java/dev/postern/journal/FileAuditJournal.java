@@ -95,14 +95,42 @@ public final class FileAuditJournal implements AuditJournal {
         return row;
     }
 
+    /** Whether this session's start row is written; it is, just before the session's first other row. */
+    private volatile boolean started;
+
     /**
-     * The session's start row: the process's facts. Not forced on its own (that would put a disk flush
-     * before the first answer); the first intent's flush, or closing, makes it durable.
+     * The session's start row: the process's facts, written just before the session's first other row,
+     * so a connection that never got past discovery (a stateless client's {@code server/discover} probe,
+     * then end of input) leaves no rows at all instead of an empty start and end pair. Not forced on its
+     * own (that would put a disk flush before the first answer); the first intent's flush, or closing,
+     * makes it durable.
      */
     private void sessionStarted() throws IOException {
-        if (session.isEmpty()) {
+        if (session.isEmpty() || started) {
             return;
         }
+        synchronized (this) {
+            if (started) {
+                return;
+            }
+            writeStart();
+            started = true;
+        }
+    }
+
+    /**
+     * As {@link #sessionStarted}; a start row that cannot be written is tried again before the next row,
+     * and not said here: the row that follows is attempted anyway, and says it if its file is broken.
+     */
+    private void startIfNeeded() {
+        try {
+            sessionStarted();
+        } catch (IOException e) {
+            // said by the row that follows, if its file fails too
+        }
+    }
+
+    private void writeStart() throws IOException {
         SessionFacts s = session.get();
         ObjectNode row = row("session");
         row.put("event", "start");
@@ -121,6 +149,7 @@ public final class FileAuditJournal implements AuditJournal {
         if (session.isEmpty() || !clientWritten.compareAndSet(false, true)) {
             return;
         }
+        startIfNeeded();
         ObjectNode row = row("session");
         row.put("event", "client");
         row.put("client", clientName);
@@ -135,6 +164,7 @@ public final class FileAuditJournal implements AuditJournal {
      * file whose SHA-256 is {@code newSha256} instead of {@code oldSha256}.
      */
     public void configReloaded(String oldSha256, String newSha256) {
+        startIfNeeded();
         ObjectNode row = row("session");
         row.put("event", "config-reloaded");
         row.put("oldConfigSha256", oldSha256);
@@ -148,6 +178,7 @@ public final class FileAuditJournal implements AuditJournal {
      * in force; {@code sha256} is that of the refused version, empty when it could not be read.
      */
     public void configRefused(String sha256, String reason, String problem, String inForceSha256) {
+        startIfNeeded();
         ObjectNode row = row("session");
         row.put("event", "config-refused");
         row.put("configSha256", sha256);
@@ -159,7 +190,8 @@ public final class FileAuditJournal implements AuditJournal {
 
     /** The session's end row, with how it ended ({@code OK}, {@code PROTOCOL_ERROR}...); also written by close if never called. */
     public void sessionEnded(String how) {
-        if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {
+        // A session that wrote nothing else (a discovery probe) ends without a row, as it started.
+        if (session.isEmpty() || !started || !endWritten.compareAndSet(false, true)) {
             return;
         }
         ObjectNode row = row("session");
@@ -216,12 +248,6 @@ public final class FileAuditJournal implements AuditJournal {
             d.close();
             throw e;
         }
-        try {
-            journal.sessionStarted();
-        } catch (IOException e) {
-            journal.close();
-            throw e;
-        }
         return journal;
     }
 
@@ -244,6 +270,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void rejected(Rejection rejection) {
+        startIfNeeded();
         ObjectNode row = row(null);
         row.put("stage", rejection.stage().wireName());
         row.put("reason", rejection.reasonCode());
@@ -267,6 +294,7 @@ public final class FileAuditJournal implements AuditJournal {
     /** A decisions row of stage {@code upstream}: the server, the reason, the line's SHA-256 and length, never its content. */
     @Override
     public void dropped(String server, String reason, String sha256, long bytes) {
+        startIfNeeded();
         ObjectNode row = row(null);
         row.put("stage", dev.postern.policy.port.Stage.UPSTREAM.wireName());
         row.put("reason", reason);
@@ -283,6 +311,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void approval(ApprovalRecord record) {
+        startIfNeeded();
         ObjectNode row = mapper.createObjectNode();
         row.put("stage", "approval");
         row.put("event", record.event().name().toLowerCase(java.util.Locale.ROOT));
@@ -301,6 +330,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public long intent(AuthorizedAction permit, String frameSha256, Optional<String> tool) throws JournalUnavailableException {
+        startIfNeeded();
         ObjectNode row = row("intent");
         row.put("rule", permit.rule());
         rows.intent(permit, row, redactArguments);
