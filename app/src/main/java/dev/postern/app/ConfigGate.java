@@ -119,6 +119,12 @@ final class ConfigGate {
         });
     }
 
+    /** Runs {@code action} on the checking thread once the config is found valid, without starting the check; never if it is invalid. */
+    void whenValid(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        ready.thenRun(action);
+    }
+
     /** The catalog of a config {@link #problem()} found valid; waits like it. */
     ToolCatalog catalog() {
         Optional<String> problem = problem();

@@ -62,6 +62,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.security.GeneralSecurityException;
 import java.util.List;
@@ -197,7 +198,7 @@ public final class Gateway {
                             journal.close();
                             Runtime.getRuntime().halt(ExitStatus.INTERNAL_ERROR.code());
                         });
-                    });
+                    }, Optional.of(inForce -> follow(inForce, gate, journal, diagnostics)));
             journal.sessionEnded(status.name(), dropped(config, telemetry));
         } catch (CatalogRefused e) {
             status = ExitStatus.CONFIG_ERROR;
@@ -259,17 +260,22 @@ public final class Gateway {
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, InputStream in, OutputStream protocolOut,
             PrintStream diagnostics, Consumer<StdioSession> process) {
         try (Telemetry telemetry = telemetry(config, diagnostics)) {
-            return run(config, journal, substitutes, maxResultBytes, catalog, approvals, telemetry, in, protocolOut, diagnostics, process);
+            return run(config, journal, substitutes, maxResultBytes, catalog, approvals, telemetry, in, protocolOut, diagnostics, process,
+                    Optional.empty());
         }
     }
 
     /**
      * As above, reporting to {@code telemetry}, which the caller opened (and observes {@code journal}
-     * with, if it wants the rows as log records) and closes.
+     * with, if it wants the rows as log records) and closes; when {@code reloads} is present the session
+     * follows its config's edits: {@code initialize} announces {@code tools.listChanged}, and
+     * {@code reloads} gets the policy in force once the session is wired, to start whatever replaces it
+     * ({@link #serve}: a {@link ConfigWatcher}); it returns what to close when the session ends.
      */
     static ExitStatus run(GatewayConfig config, AuditJournal journal, List<ActionExecutor<?>> substitutes,
             long maxResultBytes, Supplier<ToolCatalog> catalog, Approvals approvals, Telemetry telemetry, InputStream in,
-            OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process) {
+            OutputStream protocolOut, PrintStream diagnostics, Consumer<StdioSession> process,
+            Optional<java.util.function.Function<PolicyInForce, AutoCloseable>> reloads) {
         // What an upstream sends that is not passed on: a decisions row, and a count in telemetry.
         UpstreamReports reports = (server, reason, sha256, bytes) -> {
             journal.dropped(server, reason, sha256, bytes);
@@ -286,14 +292,14 @@ public final class Gateway {
             LiveCatalog live = new LiveCatalog(catalog, awaited, startWait(config),
                     listener -> discovering.forEach(r -> dispatcher.startSource(r.kind().permitType(), listener)));
             McpServer mcp = new McpServer(live, new ServerInfo("postern", Version.current()), new McpServer.Limits(config.maxFrameBytes(), maxResultBytes));
-            if (!awaited.isEmpty()) {
+            if (!awaited.isEmpty() || reloads.isPresent()) {
                 mcp.announceListChanges();
             }
             mcp.observe(telemetry);
+            PolicyInForce inForce = new PolicyInForce(config, rateLimits, live);
             StdioSession session = new StdioSession(
                     mcp,
-                    ToolCallService.executing(policyEngine(config), rateLimits, journal, dispatcher, diagnostics,
-                            approvals),
+                    ToolCallService.following(inForce::engine, rateLimits, journal, dispatcher, diagnostics, approvals),
                     journal,
                     new FrameReader(in, config.maxFrameBytes()),
                     new FrameWriter(protocolOut),
@@ -301,13 +307,68 @@ public final class Gateway {
                     diagnostics);
             live.onChange(() -> mcp.listChangedNotification().ifPresent(session::notifyClient));
             process.accept(session);
-            return session.run();
+            AutoCloseable following = reloads.isPresent() ? reloads.get().apply(inForce) : () -> { };
+            try {
+                return session.run();
+            } finally {
+                try {
+                    following.close();
+                } catch (Exception e) {
+                    diagnostics.println("postern: could not stop following the config: " + e);
+                }
+            }
         }
     }
 
     /** With a {@code telemetry} section, how many records telemetry has dropped so far, for the session's end row. */
     private static java.util.OptionalLong dropped(GatewayConfig config, Telemetry telemetry) {
         return config.telemetry().isPresent() ? java.util.OptionalLong.of(telemetry.dropped()) : java.util.OptionalLong.empty();
+    }
+
+    /**
+     * Follows the config file's edits once the config in force has passed its check (an edit before
+     * that is read at the watch's start): each settled change is decided by {@link ConfigReload}; a
+     * valid version is journaled ({@code config-reloaded}, old and new SHA-256), said on stderr and
+     * installed; a refused one gets one warning line and a {@code config-refused} row, and the policy
+     * in force stays. A file whose directory cannot be watched is said once; the gateway runs on.
+     */
+    private static AutoCloseable follow(PolicyInForce inForce, ConfigGate gate, FileAuditJournal journal, PrintStream diagnostics) {
+        java.util.concurrent.atomic.AtomicReference<AutoCloseable> watcher = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        String[] lastSeen = {inForce.config().fileSha256()}; // only the watcher's one thread touches it
+        gate.whenValid(() -> {
+            Path file = inForce.config().file();
+            try {
+                ConfigWatcher w = ConfigWatcher.start(file, ConfigWatcher.DEBOUNCE, () -> {
+                    GatewayConfig now = inForce.config();
+                    ConfigReload.Verdict verdict = ConfigReload.decide(now, lastSeen[0], CONFIG_LOADER);
+                    lastSeen[0] = verdict.sha256();
+                    if (verdict instanceof ConfigReload.Verdict.Reload reload) {
+                        journal.configReloaded(now.fileSha256(), reload.next().fileSha256());
+                        inForce.install(reload.next());
+                        diagnostics.println("postern: config " + file + " reloaded (sha256 " + now.fileSha256().substring(0, 12) + " -> "
+                                + reload.next().fileSha256().substring(0, 12) + ")");
+                    } else if (verdict instanceof ConfigReload.Verdict.Refuse refuse) {
+                        diagnostics.println(refuse.warning(file));
+                        journal.configRefused(refuse.sha256(), refuse.reason(), refuse.problem(), now.fileSha256());
+                    }
+                }, diagnostics);
+                watcher.set(w);
+                if (closed.get()) {
+                    w.close();
+                }
+            } catch (IOException | RuntimeException e) {
+                diagnostics.println("postern: config " + file + " cannot be watched (" + e.getMessage()
+                        + "); edits take effect only when the gateway restarts");
+            }
+        });
+        return () -> {
+            closed.set(true);
+            AutoCloseable w = watcher.get();
+            if (w != null) {
+                w.close();
+            }
+        };
     }
 
     /** Export of traces, metrics and logs when the config has a {@code telemetry} section; off (no adapter class loaded) otherwise. */

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * Calls already bound keep the catalog they were bound with. Thread-safe.
  */
 final class LiveCatalog implements Supplier<ToolCatalog> {
-    private final Supplier<ToolCatalog> base;
+    private Supplier<ToolCatalog> base; // guarded by this until started
     private final Consumer<BiConsumer<Allowance, LiveTools.Listing>> startSources;
     private final List<? extends Allowance> awaited;
     private final Duration maxWait;
@@ -71,6 +71,30 @@ final class LiveCatalog implements Supplier<ToolCatalog> {
             }
             settled = true;
             return current;
+        }
+    }
+
+    /**
+     * The catalog of a reloaded config from now on, with what the run-time sources have listed so far
+     * (a reload never changes which sources there are); runs {@code onChange} when what {@code tools/list}
+     * shows changed and the first frame has been served. Calls already bound keep their catalog.
+     */
+    void replace(ToolCatalog fresh) {
+        Objects.requireNonNull(fresh, "fresh");
+        boolean announce;
+        synchronized (this) {
+            if (!started) {
+                base = () -> fresh;
+                return;
+            }
+            ToolCatalog before = current;
+            ToolCatalog after = fresh.withLive(before.live());
+            current = after;
+            announce = settled && !before.describeAll().equals(after.describeAll());
+            notifyAll();
+        }
+        if (announce) {
+            onChange.run();
         }
     }
 

@@ -35,7 +35,12 @@ final class RateLimits implements AutoCloseable {
     /** The decisions journal's reason code and the agent's error code. */
     static final String CODE = "RATE_LIMITED";
 
-    private final RateLimiter<Key> limiter;
+    /** The limiter of the policy in force; a reload puts a new one here ({@link #follow}). */
+    private volatile RateLimiter<Key> limiter;
+    /** How a policy's limiter is made: on the shared counts file, or in memory for tests. */
+    private final java.util.function.Function<Policy, RateLimiter<Key>> limiterOf;
+    /** Limiters a reload replaced: a call may still be using one, so they close with this. Guarded by itself. */
+    private final java.util.List<RateLimiter<Key>> retired = new java.util.ArrayList<>();
 
     /** One limited allowance: what it is ({@code http target}) and its name, unique within its kind. */
     record Key(String noun, String name) {
@@ -59,14 +64,27 @@ final class RateLimits implements AutoCloseable {
 
     private final PrintStream diagnostics;
 
-    private RateLimits(RateLimiter<Key> limiter, PrintStream diagnostics) {
-        this.limiter = limiter;
+    private RateLimits(Policy policy, java.util.function.Function<Policy, RateLimiter<Key>> limiterOf, PrintStream diagnostics) {
+        this.limiterOf = limiterOf;
+        this.limiter = limiterOf.apply(policy);
         this.diagnostics = diagnostics;
     }
 
     /** No limits at all. */
     static RateLimits none() {
-        return new RateLimits(new RateLimiter<>(Map.of()), System.err);
+        return new RateLimits(Policy.denyAll(), p -> new RateLimiter<>(Map.of()), System.err);
+    }
+
+    /**
+     * Counts {@code policy}'s limits from now on (a config reload): a target whose limit is unchanged
+     * keeps its bucket (a bucket's id is its key and its limit), a changed limit starts a bucket of its own.
+     */
+    void follow(Policy policy) {
+        RateLimiter<Key> next = limiterOf.apply(policy);
+        synchronized (retired) {
+            retired.add(limiter);
+            limiter = next;
+        }
     }
 
     /**
@@ -75,7 +93,7 @@ final class RateLimits implements AutoCloseable {
      * first limited call. {@code diagnostics} gets what went wrong when a bucket cannot be read.
      */
     static RateLimits shared(Policy policy, Path journalDirectory, PrintStream diagnostics) {
-        return new RateLimits(new RateLimiter<>(limits(policy), RateLimits::wallClockNanos, RateCountsFile.in(journalDirectory),
+        return new RateLimits(policy, p -> new RateLimiter<>(limits(p), RateLimits::wallClockNanos, RateCountsFile.in(journalDirectory),
                 RateLimits::bucketId), diagnostics);
     }
 
@@ -97,7 +115,7 @@ final class RateLimits implements AutoCloseable {
 
     /** The policy's limits on {@code nanoClock}, a monotonic nanosecond clock (tests move their own). */
     static RateLimits of(Policy policy, LongSupplier nanoClock) {
-        return new RateLimits(new RateLimiter<>(limits(policy), nanoClock), System.err);
+        return new RateLimits(policy, p -> new RateLimiter<>(limits(p), nanoClock), System.err);
     }
 
     private static Map<Key, RateLimit> limits(Policy policy) {
@@ -129,10 +147,18 @@ final class RateLimits implements AutoCloseable {
     /** Lets go of the shared counts file, if one was opened. */
     @Override
     public void close() {
-        try {
-            limiter.close();
-        } catch (IOException e) {
-            diagnostics.println("postern: could not close the rate-limit counts: " + e.getMessage());
+        java.util.List<RateLimiter<Key>> all;
+        synchronized (retired) {
+            all = new java.util.ArrayList<>(retired);
+            all.add(limiter);
+            retired.clear();
+        }
+        for (RateLimiter<Key> l : all) {
+            try {
+                l.close();
+            } catch (IOException e) {
+                diagnostics.println("postern: could not close the rate-limit counts: " + e.getMessage());
+            }
         }
     }
 

@@ -22,6 +22,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The use case, once: a bound tool call is decided; a denial is journaled and answered; a permit
@@ -34,7 +35,7 @@ import java.util.Optional;
  * ({@link Answers}). Thread-safe.
  */
 public final class ToolCallService {
-    private final PolicyEngine engine;
+    private final Supplier<PolicyEngine> engine;
     private final Optional<Effects> effects;
 
     /** How the caller renders the end of a call. */
@@ -105,7 +106,7 @@ public final class ToolCallService {
         }
     }
 
-    private ToolCallService(PolicyEngine engine, Optional<Effects> effects) {
+    private ToolCallService(Supplier<PolicyEngine> engine, Optional<Effects> effects) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.effects = effects;
     }
@@ -135,12 +136,23 @@ public final class ToolCallService {
      */
     static ToolCallService executing(PolicyEngine engine, RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher,
             PrintStream diagnostics, Approvals approvals) {
+        Objects.requireNonNull(engine, "engine");
+        return following(() -> engine, rateLimits, journal, dispatcher, diagnostics, approvals);
+    }
+
+    /**
+     * As above, each call decided by the engine {@code engine} gives when the call is decided: a config
+     * reload swaps it between calls, and a call already decided runs under the engine that decided it.
+     */
+    static ToolCallService following(Supplier<PolicyEngine> engine, RateLimits rateLimits, AuditJournal journal, Dispatcher dispatcher,
+            PrintStream diagnostics, Approvals approvals) {
         return new ToolCallService(engine, Optional.of(new Effects(rateLimits, journal, dispatcher, diagnostics, approvals)));
     }
 
     /** A service that can only explain: it holds no journal and no executor. */
     static ToolCallService explaining(PolicyEngine engine) {
-        return new ToolCallService(engine, Optional.empty());
+        Objects.requireNonNull(engine, "engine");
+        return new ToolCallService(() -> engine, Optional.empty());
     }
 
     /** Decides, journals and executes one call; {@code frameSha256} identifies the frame it came in. */
@@ -160,7 +172,7 @@ public final class ToolCallService {
     public <R> R call(Action action, String frameSha256, Cancellation cancellation, Asking asking, Telemetry.Span span,
             Answers<R> answers) {
         Effects e = effects.orElseThrow(() -> new IllegalStateException("this service only explains"));
-        Decision decision = engine.decide(action);
+        Decision decision = engine.get().decide(action);
         if (decision instanceof Decision.ApprovalRequired held) {
             Approvals.Step step = e.approvals().settle(held.pending(), asking.tool(), asking.client(), asking.route(),
                     asking.elicitor(), cancellation, frameSha256);
@@ -204,7 +216,7 @@ public final class ToolCallService {
 
     /** Decides one call and stops: nothing is journaled, no executor is built or called. */
     public <R> R dryRun(Action action, DryAnswers<R> answers) {
-        Decision decision = engine.decide(action);
+        Decision decision = engine.get().decide(action);
         if (decision instanceof Decision.Deny deny) {
             return answers.denied(deny);
         }

@@ -90,7 +90,7 @@ class TelemetryGatewayTest {
                 FileAuditJournal journal = Gateway.journal(config, telemetry.journal(), diagnostics)) {
             Gateway.run(config, journal, List.of(http), ToolResults.DEFAULT_MAX_RESULT_BYTES, () -> Gateway.catalog(config),
                     Gateway.approvals(config, journal, Clock.systemUTC()), telemetry,
-                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), stdout, diagnostics, session -> { });
+                    new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), stdout, diagnostics, session -> { }, Optional.empty());
         }
         String out = stdout.toString(StandardCharsets.UTF_8);
         return out.lines().map(l -> {

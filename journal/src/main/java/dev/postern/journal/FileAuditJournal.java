@@ -95,14 +95,42 @@ public final class FileAuditJournal implements AuditJournal {
         return row;
     }
 
+    /** Whether this session's start row is written; it is, just before the session's first other row. */
+    private volatile boolean started;
+
     /**
-     * The session's start row: the process's facts. Not forced on its own (that would put a disk flush
-     * before the first answer); the first intent's flush, or closing, makes it durable.
+     * The session's start row: the process's facts, written just before the session's first other row,
+     * so a connection that never got past discovery (a stateless client's {@code server/discover} probe,
+     * then end of input) leaves no rows at all instead of an empty start and end pair. Not forced on its
+     * own (that would put a disk flush before the first answer); the first intent's flush, or closing,
+     * makes it durable.
      */
     private void sessionStarted() throws IOException {
-        if (session.isEmpty()) {
+        if (session.isEmpty() || started) {
             return;
         }
+        synchronized (this) {
+            if (started) {
+                return;
+            }
+            writeStart();
+            started = true;
+        }
+    }
+
+    /**
+     * As {@link #sessionStarted}; a start row that cannot be written is tried again before the next row,
+     * and not said here: the row that follows is attempted anyway, and says it if its file is broken.
+     */
+    private void startIfNeeded() {
+        try {
+            sessionStarted();
+        } catch (IOException e) {
+            // said by the row that follows, if its file fails too
+        }
+    }
+
+    private void writeStart() throws IOException {
         SessionFacts s = session.get();
         ObjectNode row = row("session");
         row.put("event", "start");
@@ -121,12 +149,42 @@ public final class FileAuditJournal implements AuditJournal {
         if (session.isEmpty() || !clientWritten.compareAndSet(false, true)) {
             return;
         }
+        startIfNeeded();
         ObjectNode row = row("session");
         row.put("event", "client");
         row.put("client", clientName);
         row.put("clientVersion", clientVersion);
         row.put("era", era);
         row.put("protocolVersion", protocolVersion);
+        append(actions, ACTIONS, row);
+    }
+
+    /**
+     * A config reload: from the next decision on, this session decides by the version of its config
+     * file whose SHA-256 is {@code newSha256} instead of {@code oldSha256}.
+     */
+    public void configReloaded(String oldSha256, String newSha256) {
+        startIfNeeded();
+        ObjectNode row = row("session");
+        row.put("event", "config-reloaded");
+        row.put("oldConfigSha256", oldSha256);
+        row.put("configSha256", newSha256);
+        append(actions, ACTIONS, row);
+    }
+
+    /**
+     * A new version of the config file refused ({@code invalid} or {@code needs-restart}), what was
+     * wrong with it ({@code problem}, as check-config says it) and the SHA-256 of the version that stays
+     * in force; {@code sha256} is that of the refused version, empty when it could not be read.
+     */
+    public void configRefused(String sha256, String reason, String problem, String inForceSha256) {
+        startIfNeeded();
+        ObjectNode row = row("session");
+        row.put("event", "config-refused");
+        row.put("configSha256", sha256);
+        row.put("reason", reason);
+        row.put("problem", problem);
+        row.put("inForceSha256", inForceSha256);
         append(actions, ACTIONS, row);
     }
 
@@ -141,7 +199,8 @@ public final class FileAuditJournal implements AuditJournal {
      * {@code telemetryDropped}.
      */
     public void sessionEnded(String how, java.util.OptionalLong telemetryDropped) {
-        if (session.isEmpty() || !endWritten.compareAndSet(false, true)) {
+        // A session that wrote nothing else (a discovery probe) ends without a row, as it started.
+        if (session.isEmpty() || !started || !endWritten.compareAndSet(false, true)) {
             return;
         }
         ObjectNode row = row("session");
@@ -199,12 +258,6 @@ public final class FileAuditJournal implements AuditJournal {
             d.close();
             throw e;
         }
-        try {
-            journal.sessionStarted();
-        } catch (IOException e) {
-            journal.close();
-            throw e;
-        }
         return journal;
     }
 
@@ -227,6 +280,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void rejected(Rejection rejection) {
+        startIfNeeded();
         ObjectNode row = row(null);
         row.put("stage", rejection.stage().wireName());
         row.put("reason", rejection.reasonCode());
@@ -250,6 +304,7 @@ public final class FileAuditJournal implements AuditJournal {
     /** A decisions row of stage {@code upstream}: the server, the reason, the line's SHA-256 and length, never its content. */
     @Override
     public void dropped(String server, String reason, String sha256, long bytes) {
+        startIfNeeded();
         ObjectNode row = row(null);
         row.put("stage", dev.postern.policy.port.Stage.UPSTREAM.wireName());
         row.put("reason", reason);
@@ -266,6 +321,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public void approval(ApprovalRecord record) {
+        startIfNeeded();
         ObjectNode row = mapper.createObjectNode();
         row.put("stage", "approval");
         row.put("event", record.event().name().toLowerCase(java.util.Locale.ROOT));
@@ -284,6 +340,7 @@ public final class FileAuditJournal implements AuditJournal {
 
     @Override
     public long intent(AuthorizedAction permit, String frameSha256, Optional<String> tool) throws JournalUnavailableException {
+        startIfNeeded();
         ObjectNode row = row("intent");
         row.put("rule", permit.rule());
         rows.intent(permit, row, redactArguments);

@@ -256,6 +256,27 @@ class FileAuditJournalTest {
     }
 
     @Test
+    void aSessionThatWroteNothingButItsEndLeavesNoRowsAsADiscoveryProbeDoes() throws Exception {
+        SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "9.9.9");
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS)) {
+            journal.sessionEnded("OK");
+        }
+        assertEquals(List.of(), lines(FileAuditJournal.ACTIONS), "no empty start and end pair");
+        try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS)) {
+            journal.rejected(rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("http.path")));
+        }
+        assertEquals(List.of("start", "end"), lines(FileAuditJournal.ACTIONS).stream().map(l -> {
+            try {
+                return JSON.readTree(l).get("event").asText();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).toList(), "a session that journaled a denial is on record");
+    }
+
+    @Test
     void aSessionStartsAndEndsOnRecordAndEveryRowOfBothJournalsCarriesItsId() throws Exception {
         SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "9.9.9");
         try (FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),

@@ -131,8 +131,11 @@ class JournalDirectoryTest {
     void closingEndsTheSessionOnRecordWhenNobodyEndedIt() throws Exception {
         Path dir = scratch.resolve("session");
         SessionFacts facts = SessionFacts.of(dir.resolve("postern.json"), "a".repeat(64), "1.0");
-        FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
-                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS).close();
+        FileAuditJournal journal = FileAuditJournal.open(dir, JournalSettings.rotatingAt(1 << 20).withSession(facts),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), TestRows.ROWS);
+        // A session with a client on record (one with nothing on record leaves no rows: a discovery probe).
+        journal.sessionClient("client", "1", "handshake", "2025-11-25");
+        journal.close();
         List<String> rows = Files.readAllLines(dir.resolve(FileAuditJournal.ACTIONS));
         JsonNode last = JSON.readTree(rows.get(rows.size() - 1));
         assertEquals("end", last.get("event").asText());

@@ -62,13 +62,32 @@ final class AuditEvents {
         }
     }
 
-    /** What to show: a time window (either end open), a tool, a target, only denials. */
-    record Filter(Optional<Instant> since, Optional<Instant> until, Optional<String> tool, Optional<String> target, boolean deniedOnly) {
+    /**
+     * What to show: a time window (either end open), a tool, a target, only denials. A denial row that
+     * names no target but a host (an HTTP denial stores the URL's host) is of target {@code T} when
+     * {@code targetHosts} (from the config, when one was given) says {@code T} is on that host.
+     */
+    record Filter(Optional<Instant> since, Optional<Instant> until, Optional<String> tool, Optional<String> target, boolean deniedOnly,
+                  java.util.Map<String, java.util.Set<String>> targetHosts) {
         Filter {
             Objects.requireNonNull(since, "since");
             Objects.requireNonNull(until, "until");
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(target, "target");
+            targetHosts = java.util.Map.copyOf(Objects.requireNonNull(targetHosts, "targetHosts"));
+        }
+
+        /** A filter that knows no config: a target matches a row's {@code target}, or its {@code host}. */
+        Filter(Optional<Instant> since, Optional<Instant> until, Optional<String> tool, Optional<String> target, boolean deniedOnly) {
+            this(since, until, tool, target, deniedOnly, java.util.Map.of());
+        }
+
+        private boolean ofTarget(Event e, String t) {
+            if (t.equals(e.target())) {
+                return true;
+            }
+            return text(e.row(), "target").isEmpty() && text(e.row(), "host")
+                    .map(h -> targetHosts.getOrDefault(t, java.util.Set.of()).contains(h)).orElse(false);
         }
 
         boolean inWindow(Instant t) {
@@ -87,7 +106,7 @@ final class AuditEvents {
                     || "approval".equals(text(e.row(), "stage").orElse("")) && !isApprovalRefusal(e.row()))) {
                 return false;
             }
-            return tool.map(t -> t.equals(e.tool())).orElse(true) && target.map(t -> t.equals(e.target())).orElse(true);
+            return tool.map(t -> t.equals(e.tool())).orElse(true) && target.map(t -> ofTarget(e, t)).orElse(true);
         }
     }
 
@@ -229,6 +248,11 @@ final class AuditEvents {
                     case "client" -> "client " + text(r, "client").orElse("?") + ' ' + text(r, "clientVersion").orElse("?") + ", "
                             + text(r, "era").orElse("?") + " era, MCP " + text(r, "protocolVersion").orElse("?");
                     case "end" -> "exit " + text(r, "exit").orElse("?");
+                    case "config-reloaded" -> "config reloaded: sha256 " + prefix(text(r, "oldConfigSha256")) + "… -> "
+                            + prefix(text(r, "configSha256")) + "…";
+                    case "config-refused" -> "config refused (" + text(r, "reason").orElse("?") + "), sha256 "
+                            + prefix(text(r, "configSha256")) + "…: " + text(r, "problem").orElse("?") + "; in force: "
+                            + prefix(text(r, "inForceSha256")) + "…";
                     default -> withoutChain(r).toString();
                 };
             default: {
@@ -237,6 +261,11 @@ final class AuditEvents {
                 return rest.toString();
             }
         }
+    }
+
+    /** The first 12 hex digits of a SHA-256, as the session rows show it. */
+    private static String prefix(Optional<String> sha256) {
+        return sha256.map(h -> h.substring(0, Math.min(12, h.length()))).orElse("?");
     }
 
     static Optional<String> text(JsonNode row, String field) {

@@ -100,7 +100,17 @@ final class AuditShowCommand {
             }
             dir = named.get();
             absent = JournalDirectoryArgument.whyNoJournal(dir);
-            filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"));
+            // With a config, an HTTP denial (its row stores the URL's host) is found by its target's name too.
+            java.util.Map<String, java.util.Set<String>> targetHosts = java.util.Map.of();
+            if (words.isEmpty() && o.get("--target").isPresent()) {
+                Optional<dev.postern.app.config.GatewayConfig> config = ConfigArgument.load(ConfigArgument.file(o, System.getenv()), io);
+                if (config.isEmpty()) {
+                    return ExitStatus.CONFIG_ERROR;
+                }
+                targetHosts = targetHosts(config.get());
+            }
+            filter = new AuditEvents.Filter(time(o, "--since"), time(o, "--until"), o.get("--tool"), o.get("--target"), o.has("--denied"),
+                    targetHosts);
             follow = o.has("--follow");
             json = o.has("--json");
         } catch (Options.UsageException e) {
@@ -287,5 +297,17 @@ final class AuditShowCommand {
             throw new Options.UsageException(name + " takes an ISO-8601 instant (2026-12-01T09:30:00Z), a date (2026-12-01)"
                     + " or a time ago (90s, 30m, 24h, 7d), not " + AuditEvents.clean(v, 64));
         }
+    }
+
+    /** Each HTTP target of {@code config} by name, and the host (alone and with its port) its origin is on: what an HTTP denial row stores. */
+    static java.util.Map<String, java.util.Set<String>> targetHosts(dev.postern.app.config.GatewayConfig config) {
+        java.util.Map<String, java.util.Set<String>> hosts = new java.util.HashMap<>();
+        for (dev.postern.policy.model.HttpTarget t : config.policy().allowances(dev.postern.policy.model.HttpTarget.class)) {
+            // The row's host is the URL's authority: with its port when the URL gave one.
+            java.util.Set<String> names = hosts.computeIfAbsent(t.name(), n -> new java.util.HashSet<>());
+            names.add(t.origin().host());
+            names.add(t.origin().host() + ":" + t.origin().port());
+        }
+        return hosts;
     }
 }

@@ -16,6 +16,7 @@ public final class Cli {
             new TrustHostCommand(),
             new UpstreamPinCommand(),
             new ApprovalsCommand(),
+            new InitCommand(),
             new DemoEntry());
 
     private Cli() {

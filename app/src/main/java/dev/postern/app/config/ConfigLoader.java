@@ -161,14 +161,48 @@ public final class ConfigLoader {
         if (!errors.isEmpty()) {
             LinkedHashSet<ConfigException.Problem> problems = new LinkedHashSet<>();
             errors.stream().sorted(Comparator.comparing(SchemaErrors::pointer)).forEach(e -> problems.add(
-                    new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME : e.getMessage())));
+                    new ConfigException.Problem(SchemaErrors.pointer(e), namesACredential(e) ? NOT_A_CREDENTIAL_NAME
+                            : e.getMessage() + didYouMean(e))));
             throw new ConfigException(abs, List.copyOf(problems));
         }
     }
 
-    /** The compiled schema, built on first validation (not when the class loads). */
+    /** The compiled schema, built on first validation (not when the class loads), and its text as a tree. */
     private static final class SchemaHolder {
         static final Schema SCHEMA = loadSchema();
+        static final JsonNode TREE = loadTree();
+    }
+
+    /**
+     * For a member the schema does not allow: {@code "; did you mean 'NAME'?"} when one of the members
+     * allowed at that place (the {@code properties} of the schema object whose {@code additionalProperties}
+     * refused it) is at most two edits away; else nothing.
+     */
+    private static String didYouMean(Error e) {
+        if (!"additionalProperties".equals(e.getKeyword()) || e.getProperty() == null) {
+            return "";
+        }
+        String location = String.valueOf(e.getSchemaLocation());
+        int hash = location.indexOf('#');
+        String fragment = hash < 0 ? "" : location.substring(hash + 1);
+        if (!fragment.endsWith("/additionalProperties")) {
+            return "";
+        }
+        JsonNode object = SchemaHolder.TREE.at(fragment.substring(0, fragment.length() - "/additionalProperties".length()));
+        List<String> allowed = new ArrayList<>();
+        object.path("properties").fieldNames().forEachRemaining(allowed::add);
+        return Suggestions.closest(e.getProperty(), allowed).map(name -> "; did you mean '" + name + "'?").orElse("");
+    }
+
+    private static JsonNode loadTree() {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream(SCHEMA_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the config schema is missing from the jar: " + SCHEMA_RESOURCE);
+            }
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the config schema", e);
+        }
     }
 
     private static GatewayConfig build(Path abs, JsonNode root, String fileSha256, List<KindSection<?>> sections)
@@ -316,9 +350,22 @@ public final class ConfigLoader {
             // Not even a credential name; CredentialRef's own message would quote it.
         }
         if (ref.isEmpty() || !credentials.containsKey(ref.get())) {
-            throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME);
+            throw new ConfigException(file, at, NOT_A_CREDENTIAL_NAME + undefined(ref, credentials));
         }
         return ref.get();
+    }
+
+    /**
+     * What an undefined credential name is told beside {@link #NOT_A_CREDENTIAL_NAME}: the names that are
+     * defined, and the one it is closest to; never the value typed (it may be the secret itself).
+     */
+    private static String undefined(Optional<CredentialRef> ref, Map<CredentialRef, CredentialSource> credentials) {
+        List<String> defined = credentials.keySet().stream().map(CredentialRef::name).sorted().toList();
+        if (defined.isEmpty()) {
+            return "; no credential is defined";
+        }
+        String suggestion = ref.flatMap(r -> Suggestions.closest(r.name(), defined)).map(n -> "; did you mean '" + n + "'?").orElse("");
+        return "; defined: " + String.join(", ", defined) + suggestion;
     }
 
     /** Whether a schema error is about a field that names a credential: its message might quote the value. */

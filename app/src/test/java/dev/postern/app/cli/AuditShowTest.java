@@ -205,6 +205,32 @@ class AuditShowTest {
     }
 
     @Test
+    void aTargetsHttpDenialsAreFoundByItsNameThroughTheConfig() throws Exception {
+        try (FileAuditJournal journal = open(FileAuditJournal.DEFAULT_ROTATE_BYTES)) {
+            journal.outcome(journal.intent(SamplePermits.http("/v1/items"), FRAME), ok(200));
+            journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("http.path"), FRAME,
+                    Optional.of(new dev.postern.policy.action.HttpRequestAction("GET", "http://127.0.0.1:9/admin", List.of(), List.of(),
+                            Optional.empty()))));
+            journal.rejected(new Rejection(Stage.POLICY, "POLICY_DENIED", Optional.of("http.target"), FRAME,
+                    Optional.of(new dev.postern.policy.action.HttpRequestAction("GET", "http://elsewhere.example/", List.of(), List.of(),
+                            Optional.empty()))));
+        }
+        Path config = Files.createDirectories(dir.resolve("cfg")).resolve("postern.json");
+        Files.writeString(config, "{ \"journal\": { \"directory\": \"" + dir + "\" }, \"http\": { \"targets\": [ { \"name\": \"api\","
+                + " \"baseUrl\": \"http://127.0.0.1:9\", \"methods\": [\"POST\"], \"pathPrefixes\": [\"/v1\"],"
+                + " \"allowPrivateAddresses\": true } ] } }");
+
+        CliRun run = CliRun.of("audit", "show", "--config", config.toString(), "--target", "api");
+
+        assertEquals(ExitStatus.OK, run.exit, run.toString());
+        List<String> rows = body(run);
+        assertEquals(2, rows.size(), run.toString());
+        assertTrue(rows.get(1).contains("denied") && rows.get(1).contains("GET http://127.0.0.1:9/admin"), run.toString());
+        assertEquals(1, body(CliRun.of("audit", "show", dir.toString(), "--target", "api")).size(),
+                "without the config a denial's host is all there is to match");
+    }
+
+    @Test
     void relativeTimesCountBackFromTheClock() throws Exception {
         writeADay();
         Clock tomorrow = Clock.fixed(Instant.now().plus(Duration.ofDays(1)), ZoneOffset.UTC);

@@ -65,7 +65,10 @@ public final class McpServer {
     static final String SERVER_INFO = Responses.SERVER_INFO;
     /** Handshake-era revisions with elicitation, so with approvals. */
     static final List<String> ELICITATION_VERSIONS = List.of("2025-11-25", "2025-06-18");
-    /** How long a stateless client may cache tools/list and server/discover: the policy never changes while running. */
+    /**
+     * How long a stateless client may cache tools/list and server/discover. A config reload may change the
+     * list sooner; a call made from a stale list is still bound and decided under the policy in force.
+     */
     static final long TTL_MS = 3_600_000;
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
