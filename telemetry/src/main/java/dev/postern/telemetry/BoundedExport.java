@@ -84,7 +84,8 @@ final class BoundedExport<T> {
     CompletableResultCode shutdown() {
         stopping = true;
         try {
-            worker.join(timeout.toMillis() + 2000);
+            // The batch in flight is bounded by the exporter's own timeout.
+            worker.join(timeout.toMillis() + 500);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -162,18 +162,35 @@ public final class OtlpTelemetry implements Telemetry {
     /** Sends what is queued (each signal bounded by its export timeout), stops, and says on stderr what was dropped. */
     @Override
     public void close() {
-        if (tracerProvider != null) {
-            tracerProvider.shutdown().join(30, TimeUnit.SECONDS);
+        // The signals stop side by side, so a collector that never answers delays the gateway's exit by about one
+        // export timeout, not one per signal (an MCP client may kill a server that takes seconds to exit).
+        List<Thread> stopping = new java.util.ArrayList<>();
+        for (Runnable stop : new Runnable[] {
+                () -> shutdown(tracerProvider == null ? null : tracerProvider::shutdown),
+                () -> shutdown(loggerProvider == null ? null : loggerProvider::shutdown),
+                () -> shutdown(meterProvider == null ? null : meterProvider::shutdown)}) {
+            Thread t = new Thread(stop, "postern-telemetry-stop");
+            t.setDaemon(true);
+            t.start();
+            stopping.add(t);
         }
-        if (loggerProvider != null) {
-            loggerProvider.shutdown().join(30, TimeUnit.SECONDS);
-        }
-        if (meterProvider != null) {
-            meterProvider.shutdown().join(30, TimeUnit.SECONDS);
+        for (Thread t : stopping) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         long dropped = drops.count();
         if (dropped > 0) {
             diagnostics.println("postern: telemetry: " + dropped + " records dropped in all (never sent)");
+        }
+    }
+
+    private static void shutdown(java.util.function.Supplier<io.opentelemetry.sdk.common.CompletableResultCode> provider) {
+        if (provider != null) {
+            provider.get().join(30, TimeUnit.SECONDS);
         }
     }
 
