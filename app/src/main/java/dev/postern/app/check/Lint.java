@@ -23,8 +23,9 @@ import java.util.TreeSet;
  * {@code check-config --lint}: warnings about what a valid config allows but probably does not mean,
  * each a {@link Finding} with a stable id (README, "check-config findings"): path prefixes that
  * overlap or that no call can reach, commands and statements no call can reach or that repeat an
- * earlier one, string params with neither a pattern nor an enum, allowances without a rate limit, and
- * {@code confirm} rules only a client can answer. Reads the config only; stateless.
+ * earlier one, string params with neither a pattern nor an enum, allowances without a rate limit,
+ * {@code confirm} rules only a client can answer, and typed tools that write without {@code confirm}.
+ * Reads the config only; stateless.
  */
 public final class Lint {
     /**
@@ -85,6 +86,15 @@ public final class Lint {
             }
             if (t.rateLimit().isEmpty()) {
                 out.add(noRateLimit(t, where));
+            }
+            if (t.tool().isPresent()) {
+                Set<String> unconfirmed = new TreeSet<>(t.methods());
+                unconfirmed.removeAll(SAFE_METHODS);
+                unconfirmed.removeAll(t.confirm());
+                if (!unconfirmed.isEmpty()) {
+                    out.add(typedWritesUnconfirmed(where + "/tool", t.tool().get().name(), "target " + t.name() + " allows "
+                            + unconfirmed + " without confirm"));
+                }
             }
             if (!t.confirm().isEmpty() && channels.of("http.target:" + t.name()) == ApprovalChannel.CLIENT) {
                 out.add(confirmOnlyByClient(where + "/confirm", "target " + t.name() + ": " + new TreeSet<>(t.confirm())));
@@ -149,6 +159,9 @@ public final class Lint {
                 if (s.confirm() && channels.of("sql.statement:" + d.name() + "." + s.name()) == ApprovalChannel.CLIENT) {
                     out.add(confirmOnlyByClient(at + "/confirm", what));
                 }
+                if (s.tool().isPresent() && !s.readOnly() && !s.confirm()) {
+                    out.add(typedWritesUnconfirmed(at + "/tool", s.tool().get().name(), what + " writes (readOnly false) without confirm"));
+                }
             }
             if (d.rateLimit().isEmpty()) {
                 out.add(noRateLimit(d, where));
@@ -196,6 +209,21 @@ public final class Lint {
                 }
             }
         }
+    }
+
+    /** The methods RFC 9110 calls safe: a typed tool of a target allowing only these is read-only ({@code HttpRequestKind}'s annotations). */
+    static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+
+    /**
+     * A typed tool that writes and needs no human's approval: the model is offered a tool of its own,
+     * annotated {@code destructiveHint: true}, that it may call at will. SSH commands are left out: every
+     * command is annotated destructive (the policy cannot tell what one does), so the rule would say it
+     * of each.
+     */
+    private static Finding typedWritesUnconfirmed(String where, String tool, String what) {
+        return Finding.warning("typed-tool-writes-unconfirmed", where, "typed tool " + tool + ": " + what + ": the model is offered"
+                + " a tool of its own that writes (destructiveHint) and runs with no human's approval; add confirm, or offer it"
+                + " through the generic tool only");
     }
 
     private static Finding noRateLimit(Allowance a, String where) {

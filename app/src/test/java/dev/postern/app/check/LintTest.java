@@ -110,6 +110,28 @@ class LintTest {
     }
 
     @Test
+    void typedToolsThatWriteWithoutConfirmAreFoundAndReadOnlyOrConfirmedOnesAreNot() throws Exception {
+        List<String> found = lint("""
+                "http": { "targets": [
+                  { "name": "api", "baseUrl": "https://api.example", "methods": ["GET", "POST", "DELETE"], "confirm": ["DELETE"],
+                    "pathPrefixes": ["/v1"], "tool": "api__call", %s },
+                  { "name": "docs", "baseUrl": "https://docs.example", "methods": ["GET", "HEAD"], "pathPrefixes": ["/"],
+                    "tool": "docs__read", %s },
+                  { "name": "hooks", "baseUrl": "https://hooks.example", "methods": ["POST"], "pathPrefixes": ["/"], %s } ] },
+                %s
+                """.formatted(RATE, RATE, RATE, sql(RATE + ",", """
+                { "name": "cancel", "readOnly": false, "tool": "shop__cancel", "sql": "UPDATE orders SET status = 'x' WHERE id = :id",
+                  "params": { "id": { "type": "integer" } } },
+                { "name": "refund", "readOnly": false, "confirm": true, "tool": "shop__refund",
+                  "sql": "UPDATE orders SET status = 'r' WHERE id = :id", "params": { "id": { "type": "integer" } } },
+                { "name": "by-id", "tool": "shop__by_id", "sql": "SELECT * FROM orders WHERE id = :id", "params": { "id": { "type": "integer" } } }
+                """)));
+        // Under the default approval channel (any) the confirmed rules are answerable without the client: no confirm-client-only.
+        assertEquals(List.of("typed-tool-writes-unconfirmed /http/targets/0/tool",
+                "typed-tool-writes-unconfirmed /sql/databases/0/statements/0/tool"), found);
+    }
+
+    @Test
     void statementsNoCallReachesOrThatRepeatAnotherAreFound() throws Exception {
         List<String> found = lint(sql(RATE + ",", """
                 { "name": "by-id", "sql": "SELECT * FROM orders WHERE id = :id", "params": { "id": { "type": "integer" } } },
