@@ -126,4 +126,19 @@ class McpFailuresTest {
                 FailureCode.UPSTREAM_PROTOCOL_ERROR, "upstream files broke the protocol: its result is not a well-formed"
                         + " CallToolResult (no content); nothing of its answer is returned");
     }
+
+    @Test
+    void anErrorResponsesCodeIsReadForTheCallsSpanWhenItIsAWholeNumberThatFitsAnInt() {
+        assertEquals(java.util.OptionalInt.of(-32000), McpFailures.errorCode(parse("{\"error\":{\"code\":-32000,\"message\":\"x\"}}")));
+        assertEquals(java.util.OptionalInt.of(7), McpFailures.errorCode(parse("{\"error\":{\"code\":7.0}}")));
+        assertEquals(java.util.OptionalInt.of(Integer.MAX_VALUE),
+                McpFailures.errorCode(parse("{\"error\":{\"code\":" + Integer.MAX_VALUE + "}}")));
+        assertEquals(java.util.OptionalInt.of(Integer.MIN_VALUE),
+                McpFailures.errorCode(parse("{\"error\":{\"code\":" + Integer.MIN_VALUE + "}}")));
+        for (String none : List.of("{\"result\":{}}", "{\"error\":{\"message\":\"no code\"}}", "{\"error\":{\"code\":\"1\"}}",
+                "{\"error\":{\"code\":1.5}}", "{\"error\":{\"code\":" + (Integer.MAX_VALUE + 1L) + "}}",
+                "{\"error\":{\"code\":" + (Integer.MIN_VALUE - 1L) + "}}", "{\"error\":\"not an object\"}")) {
+            assertEquals(java.util.OptionalInt.empty(), McpFailures.errorCode(parse(none)), none);
+        }
+    }
 }
