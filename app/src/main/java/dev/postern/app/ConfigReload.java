@@ -75,6 +75,8 @@ final class ConfigReload {
     /**
      * What only a restart changes, by the config member (or member of {@code session}) it is read from:
      * the session's limits (the reader, the worker pool and the approval codec are built with them), the
+     * approval channels ({@code session.approval} and each rule's {@code confirm} channel: the approval
+     * step is built with them), the
      * journal (its directory, rotation, signing key and redaction belong to the open journal), the
      * credential sources (the credential store and the secret mask are built with them), the telemetry
      * export, and every kind whose tools are known only at run time (its servers are child processes
@@ -91,6 +93,15 @@ final class ConfigReload {
         if (!now.approvalTimeout().equals(next.approvalTimeout())) {
             changed.add("/session/approvalTimeoutSeconds");
         }
+        // The approval step is built with the channels, so a changed channel would be ignored: say so instead.
+        if (now.approvalChannels().session() != next.approvalChannels().session()) {
+            changed.add("/session/approval");
+        }
+        new java.util.TreeSet<>(union(now.approvalChannels().byRule().keySet(), next.approvalChannels().byRule().keySet())).forEach(rule -> {
+            if (!java.util.Objects.equals(now.approvalChannels().byRule().get(rule), next.approvalChannels().byRule().get(rule))) {
+                changed.add("the confirm channel of " + rule);
+            }
+        });
         if (!now.journalDirectory().equals(next.journalDirectory()) || now.journalRotateBytes() != next.journalRotateBytes()
                 || !now.journalSigningKey().equals(next.journalSigningKey())
                 || now.journalRedactArguments() != next.journalRedactArguments()) {
@@ -109,6 +120,12 @@ final class ConfigReload {
             }
         }
         return changed;
+    }
+
+    private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+        java.util.Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private ConfigReload() {

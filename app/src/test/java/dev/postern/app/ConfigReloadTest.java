@@ -100,6 +100,22 @@ class ConfigReloadTest {
     }
 
     @Test
+    void aChangedApprovalChannelNeedsARestartAndIsNamed() throws Exception {
+        Path file = dir.resolve("postern.json");
+        GatewayConfig now = loaded(file, config("/v1", "journal", ""));
+        GatewayConfig sessionChannel = loaded(dir.resolve("session.json"),
+                config("/v1", "journal", ",\n \"session\": { \"approval\": \"local\" }"));
+        GatewayConfig ruleChannel = loaded(dir.resolve("rule.json"), """
+                { "journal": { "directory": "journal" },
+                  "http": { "targets": [ { "name": "api", "baseUrl": "https://api.example.com", "methods": ["GET", "POST"],
+                    "confirm": { "methods": ["POST"], "channel": "local" }, "pathPrefixes": ["/v1"] } ] } }
+                """);
+
+        assertEquals(List.of("/session/approval"), ConfigReload.needsRestart(now, sessionChannel));
+        assertEquals(List.of("the confirm channel of http.target:api"), ConfigReload.needsRestart(now, ruleChannel));
+    }
+
+    @Test
     void anUnreadableFileIsRefusedOnceAndTheReturnOfTheVersionInForceChangesNothing() throws Exception {
         Path file = dir.resolve("postern.json");
         GatewayConfig now = loaded(file, config("/v1", "journal", ""));
