@@ -60,7 +60,8 @@ public final class StdioSession {
     private final ToolCallService calls;
     private final AuditJournal journal;
     private final FrameReader reader;
-    private final FrameWriter writer;
+    /** The protocol stream's one writer: whole lines, held lines coalesced, closed once. */
+    private final SessionOutput output;
     private final PrintStream diagnostics;
     /** Calls admitted, running or waiting for a worker: at most twice maxInFlight. */
     private final Semaphore admitted;
@@ -70,7 +71,6 @@ public final class StdioSession {
     private final int maxInFlight;
     private final ExecutorService workers;
     private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
-    private final Object writeLock = new Object();
     /** Completed at end of input: calls waiting for the page or the terminal end then, as those waiting for the client do. */
     private final java.util.concurrent.CompletableFuture<Void> inputEnded = new java.util.concurrent.CompletableFuture<>();
     private volatile Runnable onOutputBroken = () -> { };
@@ -78,8 +78,6 @@ public final class StdioSession {
     private volatile Consumer<ClientFacts> onClient = c -> { };
     private boolean clientReported;
     private volatile boolean fatal;
-    private boolean closed;
-    private boolean broken;
 
     public StdioSession(McpServer mcp, ToolCallService calls, AuditJournal journal,
             FrameReader reader, FrameWriter writer, int maxInFlight, PrintStream diagnostics) {
@@ -87,8 +85,11 @@ public final class StdioSession {
         this.calls = calls;
         this.journal = journal;
         this.reader = reader;
-        this.writer = writer;
         this.diagnostics = diagnostics;
+        this.output = new SessionOutput(writer, diagnostics, () -> {
+            cancelAll();
+            onOutputBroken.run();
+        });
         this.capacity = 2 * maxInFlight;
         this.maxInFlight = maxInFlight;
         this.waits = new Semaphore(maxInFlight);
@@ -106,11 +107,6 @@ public final class StdioSession {
         this.onOutputBroken = action;
     }
 
-    /**
-     * Called (once, from the worker that hit it) after a fatal VM error was answered and in-flight
-     * calls were cancelled, so the process can flush the journals and exit with
-     * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
-     */
     /** Called (once, from the reader thread) when the era is fixed, with who the client is. */
     public void onClient(Consumer<ClientFacts> action) {
         this.onClient = action;
@@ -125,6 +121,11 @@ public final class StdioSession {
         }
     }
 
+    /**
+     * Called (once, from the worker that hit it) after a fatal VM error was answered and in-flight
+     * calls were cancelled, so the process can flush the journals and exit with
+     * {@link ExitStatus#INTERNAL_ERROR} even while the reader is blocked on input.
+     */
     public void onFatal(Runnable action) {
         this.onFatal = action;
     }
@@ -511,87 +512,40 @@ public final class StdioSession {
         cancelAll();
         awaitIdle(CANCEL_GRACE);
         release();
-        synchronized (writeLock) {
-            closed = true;
-        }
+        output.close();
         onFatal.run();
     }
 
     /** Writes {@code line} now, after any held lines; {@code null} writes nothing. */
     private void emit(String line) {
         if (line != null) {
-            output(line, false);
+            output.write(line);
         }
     }
 
-    /**
-     * Holds a line the reader answered itself, to go out in one write with the next ones: only while
-     * at least {@link FrameWriter#MAX_HELD_LINES} more lines are already read, so a batch fills from
-     * input at hand (the reader releases before it waits for input, for a place, or ends; with fewer
-     * lines behind it an answer is written at once, with whatever is held), and only once the catalog is ready (so the {@code initialize} answer is never held while
-     * a later frame waits for the configuration's check). Saves a system call and a wake-up of the
-     * client per line when calls come pipelined; a lone call is written as before.
-     */
+    /** Holds a line the reader answered itself, to go out with the next ones ({@link SessionOutput#hold}). */
     private void hold(String line) {
-        output(line, true);
+        output.hold(line);
     }
 
     /** Writes a notification to the client now, from any thread (after the held lines); nothing once the session is closed. */
     void notifyClient(String line) {
-        output(line, false);
+        output.write(line);
     }
 
     /** Writes the held lines, if any. */
     private void release() {
-        output(null, false);
-    }
-
-    /** Writes {@code line} (null: only what is held) or holds it; the writer's failure breaks the session's output. */
-    private void output(String line, boolean holding) {
-        boolean justBroke = false;
-        synchronized (writeLock) {
-            if (closed || broken) {
-                return;
-            }
-            try {
-                if (line == null) {
-                    writer.release();
-                } else if (holding) {
-                    writer.hold(line);
-                } else {
-                    writer.write(line);
-                }
-            } catch (IOException e) {
-                broken = true;
-                justBroke = true;
-            }
-        }
-        if (justBroke) {
-            diagnostics.println("postern: protocol output is broken; stopping");
-            cancelAll();
-            onOutputBroken.run();
-        }
+        output.release();
     }
 
     private void closeWith(String line) {
-        synchronized (writeLock) {
-            if (!closed && !broken) {
-                try {
-                    writer.write(line);
-                } catch (IOException e) {
-                    broken = true;
-                }
-            }
-            closed = true;
-        }
+        output.closeWith(line);
         cancelAll();
         awaitIdle(CANCEL_GRACE);
     }
 
     private boolean isBroken() {
-        synchronized (writeLock) {
-            return broken;
-        }
+        return output.isBroken();
     }
 
     private void drain(Duration grace) {
