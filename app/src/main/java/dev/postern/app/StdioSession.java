@@ -13,7 +13,6 @@ import dev.postern.protocol.jsonrpc.RequestId;
 import dev.postern.protocol.mcp.ClientFacts;
 import dev.postern.protocol.mcp.Inbound;
 import dev.postern.protocol.mcp.McpServer;
-import dev.postern.protocol.mcp.ServerRequests;
 import dev.postern.transport.EndOfInput;
 import dev.postern.transport.Frame;
 import dev.postern.transport.FrameReader;
@@ -25,14 +24,11 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -73,6 +69,8 @@ public final class StdioSession {
     private final Map<RequestId, Running> inFlight = new ConcurrentHashMap<>();
     /** Completed at end of input: calls waiting for the page or the terminal end then, as those waiting for the client do. */
     private final java.util.concurrent.CompletableFuture<Void> inputEnded = new java.util.concurrent.CompletableFuture<>();
+    /** The approval questions put to the client and the waits for their answers. */
+    private final ClientQuestions questions;
     private volatile Runnable onOutputBroken = () -> { };
     private volatile Runnable onFatal = () -> { };
     private volatile Consumer<ClientFacts> onClient = c -> { };
@@ -90,6 +88,7 @@ public final class StdioSession {
             cancelAll();
             onOutputBroken.run();
         });
+        this.questions = new ClientQuestions(mcp, output, inputEnded);
         this.capacity = 2 * maxInFlight;
         this.maxInFlight = maxInFlight;
         this.waits = new Semaphore(maxInFlight);
@@ -295,13 +294,13 @@ public final class StdioSession {
             ToolCallService.Asking asking = new ToolCallService.Asking(call.tool(), call.approval(), new Approvals.Elicitor() {
                 @Override
                 public Approvals.Asked ask(ObjectNode params, Duration timeout, Cancellation c) {
-                    return StdioSession.this.ask(params, timeout, c, place);
+                    return place.startWaiting() ? questions.ask(params, timeout, c) : tooManyWaiting();
                 }
 
                 @Override
                 public Approvals.Asked await(Optional<ObjectNode> question, boolean replyEnds,
                         java.util.concurrent.CompletableFuture<?> local, Duration timeout, Cancellation c) {
-                    return StdioSession.this.await(question, replyEnds, local, timeout, c, place);
+                    return place.startWaiting() ? questions.await(question, replyEnds, local, timeout, c) : tooManyWaiting();
                 }
             }, mcp.client().map(f -> f.name() + " " + f.version()).orElse("an MCP client"));
             line = calls.call(call.action(), call.frameSha256(), cancellation, asking, mcp.span(call.id()),
@@ -382,95 +381,10 @@ public final class StdioSession {
         }
     }
 
-    /**
-     * Puts one approval question to the client and waits for the answer, the timeout, the call's
-     * cancellation or the end of input, with the call's admitted place given back meanwhile (see the
-     * class comment). Runs on the call's worker; the call keeps its waiting place until it ends, never
-     * taking an admitted one again (that could wait on calls queued behind this very worker).
-     */
-    private Approvals.Asked ask(ObjectNode params, Duration timeout, Cancellation cancellation, Place place) {
-        if (!place.startWaiting()) {
-            return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
-        }
-        ServerRequests.Pending pending = mcp.serverRequests().open();
-        cancellation.onCancel(() -> pending.reply().cancel(false));
-        try {
-            emit(mcp.renderServerRequest(pending.id(), "elicitation/create", params));
-            return new Approvals.Asked.Replied(pending.reply().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (TimeoutException e) {
-            mcp.serverRequests().end(pending.id());
-            emit(mcp.renderCancelServerRequest(pending.id(), "Postern waited " + timeout.toSeconds() + " s; the call ended unapproved"));
-            return new Approvals.Asked.TimedOut();
-        } catch (CancellationException e) {
-            mcp.serverRequests().end(pending.id());
-            return cancellation.isCancelled() ? new Approvals.Asked.Cancelled() : new Approvals.Asked.Ended();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            mcp.serverRequests().end(pending.id());
-            return new Approvals.Asked.Ended();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("an answer future never fails", e);
-        }
+    /** The answer to a call that would wait for a human while maxInFlight calls already do. */
+    private Approvals.Asked tooManyWaiting() {
+        return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
     }
-
-    /**
-     * Waits for a held action ({@code local}) with the call's admitted place given back, as {@link #ask}
-     * does, putting {@code question} to the client meanwhile when present: its reply ends the wait only
-     * when {@code replyEnds}. When {@code local} completes first, an unanswered question is withdrawn
-     * (URL mode: {@code notifications/elicitation/complete}; form: {@code notifications/cancelled}).
-     * End of input ends the wait.
-     */
-    private Approvals.Asked await(Optional<ObjectNode> question, boolean replyEnds, java.util.concurrent.CompletableFuture<?> local,
-            Duration timeout, Cancellation cancellation, Place place) {
-        if (!place.startWaiting()) {
-            return new Approvals.Asked.Unavailable(maxInFlight + " calls already wait for a human");
-        }
-        java.util.concurrent.CompletableFuture<Object> stop = new java.util.concurrent.CompletableFuture<>();
-        local.whenComplete((v, e) -> stop.complete(LOCAL));
-        cancellation.onCancel(() -> stop.complete(CANCELLED));
-        inputEnded.whenComplete((v, e) -> stop.complete(ENDED));
-        ServerRequests.Pending pending = question.isPresent() ? mcp.serverRequests().open() : null;
-        if (pending != null) {
-            pending.reply().whenComplete((reply, e) -> {
-                if (e == null && replyEnds) {
-                    stop.complete(reply);
-                } else if (e != null) {
-                    stop.complete(ENDED);
-                }
-            });
-            emit(mcp.renderServerRequest(pending.id(), "elicitation/create", question.get()));
-        }
-        Object why;
-        try {
-            why = stop.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            why = TIMED_OUT;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            why = ENDED;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a stop signal never fails", e);
-        }
-        if (pending != null && !(why instanceof ServerRequests.Reply)) {
-            boolean unanswered = !pending.reply().isDone();
-            mcp.serverRequests().end(pending.id());
-            if (why != ENDED && question.get().path("mode").asText().equals("url")) {
-                emit(mcp.renderElicitationComplete(question.get().get("elicitationId").asText()));
-            } else if (unanswered && why != ENDED) {
-                emit(mcp.renderCancelServerRequest(pending.id(), "Postern no longer waits for this answer"));
-            }
-        }
-        if (why instanceof ServerRequests.Reply reply) {
-            return new Approvals.Asked.Replied(reply);
-        }
-        return why == LOCAL ? new Approvals.Asked.Settled() : why == CANCELLED ? new Approvals.Asked.Cancelled()
-                : why == TIMED_OUT ? new Approvals.Asked.TimedOut() : new Approvals.Asked.Ended();
-    }
-
-    private static final Object LOCAL = "local";
-    private static final Object CANCELLED = "cancelled";
-    private static final Object ENDED = "ended";
-    private static final Object TIMED_OUT = "timed out";
 
     private String internalError(Inbound.Execute call, Throwable e) {
         diagnostics.println("postern: internal error on a tool call: " + e);
