@@ -231,8 +231,10 @@ final class ChainedJsonLines implements AutoCloseable {
         List<Pending> written = new ArrayList<>(batch.size());
         List<Long> seqs = new ArrayList<>(batch.size());
         List<ObjectNode> rows = new ArrayList<>(batch.size() + 1);
-        List<byte[]> lines = new ArrayList<>(batch.size() + 2);
-        List<String> hashes = new ArrayList<>(batch.size() + 2);
+        // Only an observer needs the rows again: without one, the write path gathers nothing for it.
+        boolean observed = observer != JournalObserver.NONE;
+        List<byte[]> lines = observed ? new ArrayList<>(batch.size() + 2) : null;
+        List<String> hashes = observed ? new ArrayList<>(batch.size() + 2) : null;
         repair.ifPresent(rows::add);
         rows.addAll(batch.stream().map(Pending::fields).toList());
         for (int i = 0; i < rows.size(); i++) {
@@ -254,8 +256,10 @@ final class ChainedJsonLines implements AutoCloseable {
             nextPrev = HashChain.sha256(line);
             bytes.write(line);
             bytes.write('\n');
-            lines.add(line);
-            hashes.add(nextPrev);
+            if (observed) {
+                lines.add(line);
+                hashes.add(nextPrev);
+            }
             if (p != null) {
                 written.add(p);
                 seqs.add(nextSeq);
@@ -269,8 +273,10 @@ final class ChainedJsonLines implements AutoCloseable {
             nextPrev = HashChain.sha256(line);
             bytes.write(line);
             bytes.write('\n');
-            lines.add(line);
-            hashes.add(nextPrev);
+            if (observed) {
+                lines.add(line);
+                hashes.add(nextPrev);
+            }
             signed = true;
             force |= checkpoint;
         }
@@ -300,7 +306,11 @@ final class ChainedJsonLines implements AutoCloseable {
         if (force) {
             forcedThrough = nextSeq;
         }
-        observe(lines, hashes, nextSeq - lines.size(), force, System.nanoTime() - began);
+        // Before the writers are released: a writer that then ends the session (and closes telemetry)
+        // finds every row it waited for already handed on.
+        if (observed) {
+            observe(lines, hashes, nextSeq - lines.size(), force, System.nanoTime() - began);
+        }
         for (int i = 0; i < written.size(); i++) {
             written.get(i).done().complete(seqs.get(i));
         }
@@ -311,9 +321,6 @@ final class ChainedJsonLines implements AutoCloseable {
      * long the write took; an observer that throws is not the journal's failure.
      */
     private void observe(List<byte[]> lines, List<String> hashes, long afterSeq, boolean forced, long nanos) {
-        if (observer == JournalObserver.NONE) {
-            return;
-        }
         try {
             observer.flushed(files.name(), forced, nanos);
             for (int i = 0; i < lines.size(); i++) {
