@@ -200,13 +200,13 @@ final class Approvals {
             if (stateless.canUrl() && (stateless.first() || stateless.requestState().isPresent())) {
                 return statelessUrl(pending, tool, client, stateless, elicitor, cancellation, frameSha256);
             }
-            return held(pending, tool, client, Optional.empty(), elicitor, cancellation, frameSha256);
+            return held(pending, tool, client, false, elicitor, cancellation, frameSha256);
         }
         if (route instanceof ApprovalRoute.Elicit elicit && channel == ApprovalChannel.ANY) {
             return race(pending, tool, client, elicit, elicitor, cancellation, frameSha256);
         }
         boolean url = route instanceof ApprovalRoute.UrlOnly || route instanceof ApprovalRoute.Elicit e && e.url();
-        return held(pending, tool, client, url ? Optional.of(true) : Optional.empty(), elicitor, cancellation, frameSha256);
+        return held(pending, tool, client, url, elicitor, cancellation, frameSha256);
     }
 
     private Step byClient(PendingApproval pending, String tool, ApprovalRoute route, Elicitor elicitor, Cancellation cancellation,
@@ -237,12 +237,12 @@ final class Approvals {
 
     /**
      * Waits for the page or the terminal, telling a client that declared URL mode where the page is
-     * ({@code url} present); its reply to that question approves nothing.
+     * ({@code url}); its reply to that question approves nothing.
      */
-    private Step held(PendingApproval pending, String tool, String client, Optional<Boolean> url, Elicitor elicitor,
+    private Step held(PendingApproval pending, String tool, String client, boolean url, Elicitor elicitor,
                       Cancellation cancellation, String frameSha256) {
         LocalApprovals.Held held = hold(pending, tool, client, frameSha256);
-        Optional<ObjectNode> question = url.map(u -> urlQuestion(pending, tool, held));
+        Optional<ObjectNode> question = url ? Optional.of(urlQuestion(pending, tool, held)) : Optional.empty();
         Asked asked = elicitor.await(question, false, held.answer(), timeout, cancellation);
         return afterHeld(pending, held, asked, frameSha256);
     }
