@@ -157,8 +157,9 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         request.setConfig(requestConfig(Timeout.ofMilliseconds(millis)));
 
         // A CLIENT span of the call's trace; only a target that opts in sends its context (the agent's own header replaced).
-        CallTrace.Client span = cancellation.trace().client(new CallTrace.Http(permit.method(), permit.uri().getScheme(),
-                permit.uri().getHost(), port(permit), target.name()));
+        // The permit's URL is on the target's origin (the rules matched it there), whose port is always explicit.
+        CallTrace.Client span = cancellation.trace().client(new CallTrace.Http(permit.method(), target.origin().scheme(),
+                target.origin().host(), target.origin().port(), target.name()));
         if (target.propagateTraceContext()) {
             span.context().ifPresent(c -> {
                 request.setHeader("traceparent", c.traceparent());
@@ -186,11 +187,6 @@ public final class HttpActionExecutor implements ActionExecutor<AuthorizedHttpRe
         }
         span.ended(traced(outcome));
         return outcome;
-    }
-
-    private static int port(AuthorizedHttpRequest permit) {
-        int port = permit.uri().getPort();
-        return port > 0 ? port : "https".equals(permit.uri().getScheme()) ? 443 : 80;
     }
 
     /** What the CLIENT span says of {@code outcome}: the status, and an error type for a failure or a status of 400 and over. */
